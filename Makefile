@@ -1,0 +1,55 @@
+# h3prof: build the filters, test them, benchmark them, and (through
+# pipeline.mk) reduce trace directories to reports.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+PREFIX ?= /usr/local
+CC ?= cc
+CFLAGS ?= -O2 -g
+# SAN=1 builds everything with AddressSanitizer and UBSan, in its own tree.
+SAN ?=
+ifeq ($(SAN),1)
+BUILD ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+else
+BUILD ?= build
+SANFLAGS :=
+endif
+H3CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
+	-Ifilters/lib $(SANFLAGS)
+
+FILTERS := $(sort $(basename $(notdir $(wildcard filters/*.c))))
+BIN := $(BUILD)/bin
+PROGS := $(FILTERS:%=$(BIN)/%)
+LIB := $(BUILD)/libh3prof.a
+
+# Libraries a filter links beyond the shared one.
+LIBS_csv2intervals := -lcsv
+LIBS_sqlite2intervals := -lsqlite3
+
+all: $(PROGS)
+
+LIBOBJS := $(patsubst filters/lib/%.c,$(BUILD)/lib/%.o,$(wildcard filters/lib/*.c))
+
+$(BUILD)/lib/%.o: filters/lib/%.c filters/lib/h3prof.h
+	@mkdir -p $(@D)
+	$(CC) $(H3CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIBOBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN)/%: filters/%.c filters/lib/h3prof.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS_$*)
+
+check: all
+	BIN=$(CURDIR)/$(BIN) tests/run
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all check clean

@@ -1,0 +1,303 @@
+/*
+ * h3prof.c: line input, interval and fact lines, checked output.
+ * See h3prof.h and h3prof(5).
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "h3prof.h"
+
+/* Bytes read(2) asks for at a time; the buffer grows only for long lines. */
+#define READ_CHUNK	(256 * 1024)
+
+void
+lines_open(struct lines *l, const char *path)
+{
+	memset(l, 0, sizeof(*l));
+	if (strcmp(path, "-") == 0) {
+		l->fd = STDIN_FILENO;
+		l->path = "stdin";
+	} else {
+		if ((l->fd = open(path, O_RDONLY)) == -1)
+			err(1, "%s", path);
+		l->path = path;
+	}
+	l->cap = READ_CHUNK + 1;
+	if ((l->buf = malloc(l->cap)) == NULL)
+		err(1, NULL);
+}
+
+/* Read more bytes after the unread ones; 0 at end of input. */
+static size_t
+fill(struct lines *l)
+{
+	ssize_t n;
+
+	if (l->off > 0) {
+		memmove(l->buf, l->buf + l->off, l->len - l->off);
+		l->len -= l->off;
+		l->off = 0;
+	}
+	if (l->cap - l->len < READ_CHUNK + 1) {
+		if (l->len >= H3_MAXLINE)
+			errx(1, "%s:%lu: line longer than %u bytes", l->path,
+			    l->lineno + 1, H3_MAXLINE);
+		l->cap = l->len + READ_CHUNK + 1;
+		if ((l->buf = realloc(l->buf, l->cap)) == NULL)
+			err(1, NULL);
+	}
+	do
+		n = read(l->fd, l->buf + l->len, l->cap - l->len - 1);
+	while (n == -1 && errno == EINTR);
+	if (n == -1)
+		err(1, "%s", l->path);
+	l->len += n;
+	return n;
+}
+
+/*
+ * Return the next line without its newline, NUL-terminated and valid until
+ * the next call, or NULL at the end.  A last line without a newline counts.
+ */
+char *
+lines_next(struct lines *l, size_t *lenp)
+{
+	char *line, *nl;
+	size_t scanned = 0;
+
+	for (;;) {
+		nl = memchr(l->buf + l->off + scanned, '\n',
+		    l->len - l->off - scanned);
+		if (nl != NULL)
+			break;
+		scanned = l->len - l->off;
+		if (l->eof || fill(l) == 0) {
+			l->eof = 1;
+			if (l->len == l->off)
+				return NULL;
+			nl = l->buf + l->len;	/* cap leaves room for this */
+			break;
+		}
+	}
+	line = l->buf + l->off;
+	*nl = '\0';
+	l->off = nl - l->buf + (nl < l->buf + l->len);
+	l->lineno++;
+	if (lenp != NULL)
+		*lenp = nl - line;
+	if ((size_t)(nl - line) > H3_MAXLINE)
+		errx(1, "%s:%lu: line longer than %u bytes", l->path,
+		    l->lineno, H3_MAXLINE);
+	if (memchr(line, '\0', nl - line) != NULL)
+		errx(1, "%s:%lu: NUL byte in line", l->path, l->lineno);
+	return line;
+}
+
+void
+lines_close(struct lines *l)
+{
+	if (l->fd != STDIN_FILENO && close(l->fd) == -1)
+		err(1, "%s", l->path);
+	free(l->buf);
+	l->buf = NULL;
+}
+
+/*
+ * Parse a non-negative decimal integer of nanoseconds that fills the whole
+ * string.  Return 0 on success, -1 if it is not one or overflows.
+ */
+int
+parse_ns(const char *s, int64_t *v)
+{
+	int64_t n = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (n > (INT64_MAX - (*s - '0')) / 10)
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	*v = n;
+	return 0;
+}
+
+void
+ivin_open(struct ivin *r, const char *path, int sorted)
+{
+	lines_open(&r->in, path);
+	r->sorted = sorted;
+	r->prevstart = INT64_MIN;
+}
+
+/* Split off the next tab-separated column; NULL if there is none. */
+static char *
+column(char **p)
+{
+	char *s = *p, *tab;
+
+	if (s == NULL)
+		return NULL;
+	if ((tab = strchr(s, '\t')) != NULL) {
+		*tab = '\0';
+		*p = tab + 1;
+	} else
+		*p = NULL;
+	return s;
+}
+
+/* Read the next interval line into iv; return 0 at the end. */
+int
+ivin_next(struct ivin *r, struct interval *iv)
+{
+	struct lines *l = &r->in;
+	char *line, *p, *start, *end;
+
+	if ((line = lines_next(l, NULL)) == NULL)
+		return 0;
+	p = line;
+	start = column(&p);
+	end = column(&p);
+	if (end == NULL)
+		errx(1, "%s:%lu: expected at least 2 tab-separated columns",
+		    l->path, l->lineno);
+	if (parse_ns(start, &iv->start) == -1)
+		errx(1, "%s:%lu: bad start \"%.40s\": not a non-negative "
+		    "integer of ns", l->path, l->lineno, start);
+	if (parse_ns(end, &iv->end) == -1)
+		errx(1, "%s:%lu: bad end \"%.40s\": not a non-negative "
+		    "integer of ns", l->path, l->lineno, end);
+	if (iv->end < iv->start)
+		errx(1, "%s:%lu: end %lld before start %lld", l->path,
+		    l->lineno, (long long)iv->end, (long long)iv->start);
+	iv->full = p != NULL;
+	if (iv->full) {
+		iv->kind = column(&p);
+		iv->device = column(&p);
+		iv->stream = column(&p);
+		iv->category = column(&p);
+		iv->name = p;
+		if (iv->name == NULL || strchr(iv->name, '\t') != NULL)
+			errx(1, "%s:%lu: expected 2 or 7 tab-separated "
+			    "columns", l->path, l->lineno);
+	} else
+		iv->kind = iv->device = iv->stream = iv->category =
+		    iv->name = NULL;
+	if (r->sorted && iv->start < r->prevstart)
+		errx(1, "%s:%lu: not sorted by start (%lld after %lld); "
+		    "sort with: sort -t \"$(printf '\\t')\" -k1,1n",
+		    l->path, l->lineno, (long long)iv->start,
+		    (long long)r->prevstart);
+	r->prevstart = iv->start;
+	return 1;
+}
+
+void
+ivin_close(struct ivin *r)
+{
+	lines_close(&r->in);
+}
+
+/*
+ * Write a name as a column: backslash, tab, newline and carriage return
+ * become \\, \t, \n and \r, so a name never splits a line or a column.
+ */
+void
+put_escaped(const char *s, size_t len)
+{
+	const char *end = s + len, *run = s;
+
+	for (; s < end; s++) {
+		char c;
+
+		switch (*s) {
+		case '\\': c = '\\'; break;
+		case '\t': c = 't'; break;
+		case '\n': c = 'n'; break;
+		case '\r': c = 'r'; break;
+		default: continue;
+		}
+		fwrite_unlocked(run, 1, s - run, stdout);
+		putchar_unlocked('\\');
+		putchar_unlocked(c);
+		run = s + 1;
+	}
+	fwrite_unlocked(run, 1, end - run, stdout);
+}
+
+/*
+ * Undo put_escaped in place and return the new length.  A backslash before
+ * any other character, or at the end, stands for itself.
+ */
+size_t
+unescape(char *s)
+{
+	char *r, *w;
+
+	if ((r = strchr(s, '\\')) == NULL)
+		return strlen(s);
+	for (w = r; *r != '\0'; r++) {
+		if (*r == '\\' && r[1] != '\0' && strchr("\\tnr", r[1])) {
+			r++;
+			*w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' :
+			    *r == 'r' ? '\r' : '\\';
+		} else
+			*w++ = *r;
+	}
+	*w = '\0';
+	return w - s;
+}
+
+/* Write n in decimal: printf is the hot spot of a filter otherwise. */
+static void
+put_int(int64_t n)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	uint64_t u = n < 0 ? -(uint64_t)n : (uint64_t)n;
+
+	do
+		*--p = '0' + u % 10;
+	while ((u /= 10) != 0);
+	if (n < 0)
+		*--p = '-';
+	fwrite_unlocked(p, 1, buf + sizeof(buf) - p, stdout);
+}
+
+void
+put_interval(const struct interval *iv)
+{
+	put_int(iv->start);
+	putchar_unlocked('\t');
+	put_int(iv->end);
+	if (iv->full) {
+		printf("\t%s\t%s\t%s\t%s\t%s", iv->kind, iv->device,
+		    iv->stream, iv->category, iv->name);
+	}
+	putchar_unlocked('\n');
+}
+
+void
+put_fact(const char *prefix, const char *key, int64_t v)
+{
+	fputs_unlocked(prefix, stdout);
+	fputs_unlocked(key, stdout);
+	putchar_unlocked('\t');
+	put_int(v);
+	putchar_unlocked('\n');
+}
+
+/* A write error, a full disk among them, must not pass for success. */
+void
+close_stdout(void)
+{
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "stdout");
+	if (fclose(stdout) == EOF)
+		err(1, "stdout");
+}
