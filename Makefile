@@ -30,7 +30,14 @@ LIB := $(BUILD)/libh3prof.a
 LIBS_csv2intervals := -lcsv
 LIBS_sqlite2intervals := -lsqlite3
 
-all: $(PROGS)
+# The filters look for their rules in ../share/h3prof beside their bindir.
+RULES := $(BUILD)/share/h3prof/h3.rules
+
+all: $(PROGS) $(RULES)
+
+$(RULES): rules/h3.rules
+	@mkdir -p $(@D)
+	cp $< $@
 
 LIBOBJS := $(patsubst filters/lib/%.c,$(BUILD)/lib/%.o,$(wildcard filters/lib/*.c))
 
@@ -49,7 +56,24 @@ $(BIN)/%: filters/%.c filters/lib/h3prof.h $(LIB)
 check: all
 	BIN=$(CURDIR)/$(BIN) tests/run
 
+# Test and benchmark tools (tests/): the synthetic trace generator, which
+# tests/gentrace.test and scripts/make-samples run, and the libcsv floor.
+$(BUILD)/gentrace: tests/gentrace.c
+	@mkdir -p $(@D)
+	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+$(BUILD)/csvfloor: tests/csvfloor.c
+	@mkdir -p $(@D)
+	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lcsv
+
+check: $(BUILD)/gentrace
+
+# Timings against the reference and the libcsv floor; BENCH_RUNS,
+# BENCH_BIG=1: see scripts/bench.
+bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
+	BUILD=$(abspath $(BUILD)) scripts/bench
+
 clean:
 	rm -rf build build-san
 
-.PHONY: all check clean
+.PHONY: all bench check clean

@@ -276,8 +276,14 @@ put_interval(const struct interval *iv)
 	putchar_unlocked('\t');
 	put_int(iv->end);
 	if (iv->full) {
-		printf("\t%s\t%s\t%s\t%s\t%s", iv->kind, iv->device,
-		    iv->stream, iv->category, iv->name);
+		const char *col[] = { iv->kind, iv->device, iv->stream,
+		    iv->category, iv->name };
+		size_t i;
+
+		for (i = 0; i < sizeof(col) / sizeof(col[0]); i++) {
+			putchar_unlocked('\t');
+			fputs_unlocked(col[i], stdout);
+		}
 	}
 	putchar_unlocked('\n');
 }

@@ -71,4 +71,61 @@ void	 put_interval(const struct interval *);
 void	 put_fact(const char *prefix, const char *key, int64_t);
 void	 close_stdout(void);
 
+/*
+ * rules.c: the rules file of classify(1), which names the component
+ * categories in report order, describes them, and says by substring or
+ * regular expression which kernel names belong to each.
+ *
+ * rules_load reads a rules file, or with path NULL the default one:
+ * $H3PROF_RULES, else ../share/h3prof/h3.rules beside the running program.
+ * A bad file exits 1 with "prog: FILE:LINE: what is wrong".
+ * rules_match returns the category of an unescaped kernel name: that of the
+ * first rule that matches, else the fallback.
+ * Categories are numbered 0 to rules_ncategories() - 1 in file order; their
+ * names are [A-Za-z0-9_]+ and their descriptions hold no control character.
+ */
+struct rules;
+
+struct rules	*rules_load(const char *path);
+const char	*rules_match(const struct rules *, const char *name);
+size_t		 rules_ncategories(const struct rules *);
+const char	*rules_category(const struct rules *, size_t);
+const char	*rules_description(const struct rules *, size_t);
+
+/*
+ * ivunion.c: the union of the intervals of a stream sorted by start, as
+ * merge(1) and intersect(1) need it, in constant memory.
+ */
+struct ivunion {
+	struct ivin	 in;
+	int64_t		 start;		/* the union interval being built */
+	int64_t		 end;
+	int		 pending;	/* start and end hold one */
+};
+
+void	 ivunion_open(struct ivunion *, const char *path);
+int	 ivunion_next(struct ivunion *, int64_t *startp, int64_t *endp);
+void	 ivunion_close(struct ivunion *);
+
+/*
+ * pyfloat.c: a double as Python's repr() and json.dumps write it: the
+ * fewest digits that read back as it, in exponent form (1e-05, 1.5e+16)
+ * when the decimal exponent is below -4 or 16 or more, else fixed with a
+ * digit after the point (100.0, 0.0001); NaN and Infinity as json.dumps
+ * writes them.  pyfloat writes it NUL-terminated to buf and returns its
+ * length.
+ */
+#define PYFLOAT_MAX	32
+
+size_t	 pyfloat(char buf[PYFLOAT_MAX], double);
+/* a / b as Python divides integers: rounded once; b must not be 0. */
+double	 pydiv(int64_t a, int64_t b);
+
+/*
+ * utf8.c: utf8_valid says whether len bytes at s are valid UTF-8 (no
+ * overlong form, surrogate or code point beyond U+10FFFF), as Python,
+ * and so the reference, requires of its input.
+ */
+int	 utf8_valid(const char *s, size_t len);
+
 #endif

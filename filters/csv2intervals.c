@@ -1,0 +1,603 @@
+/*
+ * csv2intervals: turn one `nsys stats` CSV export (cuda_gpu_trace or
+ * cuda_kern_exec_trace) into interval lines.  See csv2intervals(1).
+ *
+ * The input goes to libcsv one physical line at a time, so every record
+ * knows the line it starts on; columns are found by their header names.
+ */
+#include <csv.h>
+#include <err.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "h3prof.h"
+
+/* Most columns a header may have; nsys writes about twenty. */
+#define MAXCOLS		1024
+/* Longest device or stream number, in digits. */
+#define MAXID		19
+/* Bytes libcsv's field buffer grows by at a time. */
+#define CSV_BLOCK	(64 * 1024)
+/*
+ * libcsv's field buffer holds a field, its closing quote, and a free byte
+ * before the next one is read: a NUL, or the first byte too many.
+ */
+#define CSV_MAXBUF	(H3_MAXFIELD + 3)
+
+/* What a header column means to this program. */
+enum col {
+	COL_OTHER,
+	COL_START,		/* Start: GPU trace */
+	COL_DUR,		/* Duration: GPU trace */
+	COL_GRDX,		/* GrdX: empty or None unless a kernel */
+	COL_NAME,		/* Name: GPU trace */
+	COL_DEVICE,		/* Device: "NVIDIA H100 NVL (0)" */
+	COL_STRM,		/* Strm: the stream number */
+	COL_STREAM,		/* Stream: what some versions call Strm */
+	COL_APISTART,		/* API Start: kernel-exec trace */
+	COL_APIDUR,		/* API Dur: kernel-exec trace */
+	COL_KSTART,		/* Kernel Start: kernel-exec trace */
+	COL_KDUR,		/* Kernel Dur: kernel-exec trace */
+	COL_KNAME,		/* Kernel Name: kernel-exec trace */
+	COL_DEVID,		/* DevId: kernel-exec trace */
+	NCOL
+};
+
+/* Header names of the columns; those of times are followed by a unit. */
+static const struct {
+	const char	*name;
+	int		 istime;
+} colnames[NCOL] = {
+	[COL_OTHER] = { "", 0 },
+	[COL_START] = { "Start", 1 },
+	[COL_DUR] = { "Duration", 1 },
+	[COL_GRDX] = { "GrdX", 0 },
+	[COL_NAME] = { "Name", 0 },
+	[COL_DEVICE] = { "Device", 0 },
+	[COL_STRM] = { "Strm", 0 },
+	[COL_STREAM] = { "Stream", 0 },
+	[COL_APISTART] = { "API Start", 1 },
+	[COL_APIDUR] = { "API Dur", 1 },
+	[COL_KSTART] = { "Kernel Start", 1 },
+	[COL_KDUR] = { "Kernel Dur", 1 },
+	[COL_KNAME] = { "Kernel Name", 0 },
+	[COL_DEVID] = { "DevId", 0 },
+};
+
+/* Time units of the column headers, as powers of ten of a nanosecond. */
+static const struct {
+	const char	*suffix;
+	int		 digits;
+} units[] = {
+	{ "(ns)", 0 }, { "(us)", 3 }, { "(ms)", 6 }, { "(s)", 9 },
+	{ "(sec)", 9 },
+};
+
+/* What is done with a field of a data row, by column. */
+enum use {
+	USE_NONE,
+	USE_START,		/* the start of the interval */
+	USE_DUR,		/* its duration */
+	USE_GRDX,		/* whether a GPU operation is a kernel */
+	USE_NAME,
+	USE_DEVICE,		/* the device number in "... (N)" */
+	USE_DEVID,		/* the device number alone */
+	USE_STREAM
+};
+
+/* Everything known about the input; libcsv's callbacks share it. */
+struct input {
+	struct lines	 in;
+	unsigned long	 recline;	/* line the current record starts on */
+	int		 atrecord;	/* the next line starts a record */
+	int		 header;	/* the header has been read */
+	int		 kexec;		/* a kernel-exec trace, not a GPU trace */
+	int		 ncols;		/* fields in the header */
+	int		 nfields;	/* fields of the current record so far */
+	int		 colat[NCOL];	/* column of each name, or -1 */
+	int		 digits[NCOL];	/* unit of each time column */
+	char		*title[NCOL];	/* header text of each named column */
+	unsigned char	 use[MAXCOLS];	/* what to do with each column */
+	unsigned char	 scale[MAXCOLS]; /* unit of each time column */
+	const char	*what[MAXCOLS];	/* header text of each used column */
+	/* The row being read. */
+	int64_t		 start;
+	int64_t		 dur;
+	int		 kernel;	/* GrdX says it is a kernel */
+	char		 device[MAXID + 1];
+	char		 stream[MAXID + 1];
+	char		*name;		/* NUL-terminated */
+	size_t		 namelen;
+	size_t		 namecap;
+};
+
+/* Emit kernel intervals of a kernel-exec trace, not launch intervals. */
+static int kflag;
+/* The field buffer hit CSV_MAXBUF: libcsv only says "out of memory". */
+static int fieldtoolong;
+
+static void
+usage(FILE *fp, int status)
+{
+	fprintf(fp, "usage: csv2intervals [-k] [file]\n");
+	exit(status);
+}
+
+/* libcsv's realloc: refuse to let one field grow beyond the limit. */
+static void *
+bounded_realloc(void *p, size_t size)
+{
+	if (size > CSV_MAXBUF) {
+		fieldtoolong = 1;
+		return NULL;
+	}
+	return realloc(p, size);
+}
+
+/* Whether a line holds nothing but blanks. */
+static int
+isblank_line(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/*
+ * Whether a line is one of those nsys prints before the CSV when its
+ * stdout is captured: blank, "Generating SQLite file ...", "Processing
+ * [...] with [...]...", or "NOTICE: ..." and its indented continuation.
+ */
+static int
+isbanner(const char *s, size_t len)
+{
+	static int notice;	/* the line before was part of a notice */
+
+	if (notice && (*s == ' ' || *s == '\t'))
+		return 1;
+	notice = strncmp(s, "NOTICE:", 7) == 0;
+	if (notice || strncmp(s, "Processing [", 12) == 0 ||
+	    strncmp(s, "Generating SQLite file ", 23) == 0)
+		return 1;
+	return isblank_line(s, len);
+}
+
+/*
+ * Recognise a header field: its column name and, for a time, the unit,
+ * "Start (us)" or, as older versions write it, "Start(sec)".
+ */
+static enum col
+header_col(struct input *r, const char *s)
+{
+	enum col c;
+	const char *unit;
+	size_t n, u;
+
+	for (c = COL_OTHER + 1; c < NCOL; c++) {
+		n = strlen(colnames[c].name);
+		if (strncmp(s, colnames[c].name, n) != 0)
+			continue;
+		unit = s + n + (s[n] == ' ');
+		if (!colnames[c].istime) {
+			if (s[n] == '\0')
+				return c;
+			continue;
+		}
+		if (s[n] != '\0' && *unit != '(')
+			continue;
+		for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+			if (strcmp(unit, units[u].suffix) == 0) {
+				r->digits[c] = units[u].digits;
+				return c;
+			}
+		errx(1, "%s:%lu: column \"%.40s\" without a time unit: "
+		    "(ns), (us), (ms), (s) or (sec)", r->in.path, r->recline,
+		    s);
+	}
+	return COL_OTHER;
+}
+
+/* The column a layout needs, or exit naming it. */
+static int
+need(struct input *r, enum col c, const char *layout)
+{
+	if (r->colat[c] == -1)
+		errx(1, "%s:%lu: %s without a \"%s\" column", r->in.path,
+		    r->recline, layout, colnames[c].name);
+	return r->colat[c];
+}
+
+/* Use column c, if the header has it, for u (with the unit of c). */
+static void
+setuse(struct input *r, enum col c, enum use u)
+{
+	int i;
+
+	if ((i = r->colat[c]) == -1)
+		return;
+	r->use[i] = u;
+	r->scale[i] = r->digits[c];
+	r->what[i] = r->title[c];
+}
+
+/* The header is complete: tell the layout and what each column is for. */
+static void
+end_header(struct input *r)
+{
+	int gpu, kexec;
+
+	gpu = r->colat[COL_START] != -1 && r->colat[COL_DUR] != -1;
+	kexec = r->colat[COL_APISTART] != -1 && r->colat[COL_APIDUR] != -1;
+	if (gpu == kexec)
+		errx(1, "%s:%lu: not an nsys cuda_gpu_trace or "
+		    "cuda_kern_exec_trace CSV: the header has %s", r->in.path,
+		    r->recline, gpu ? "the columns of both" :
+		    "neither Start and Duration nor API Start and API Dur");
+	r->kexec = kexec;
+	if (gpu) {
+		if (kflag)
+			errx(1, "%s:%lu: -k needs a cuda_kern_exec_trace, "
+			    "this is a cuda_gpu_trace", r->in.path, r->recline);
+		need(r, COL_GRDX, "cuda_gpu_trace");
+		need(r, COL_NAME, "cuda_gpu_trace");
+		setuse(r, COL_START, USE_START);
+		setuse(r, COL_DUR, USE_DUR);
+		setuse(r, COL_GRDX, USE_GRDX);
+		setuse(r, COL_NAME, USE_NAME);
+		setuse(r, COL_DEVICE, USE_DEVICE);
+		setuse(r, r->colat[COL_STRM] != -1 ? COL_STRM : COL_STREAM,
+		    USE_STREAM);
+	} else {
+		need(r, COL_KNAME, "cuda_kern_exec_trace");
+		if (kflag) {
+			need(r, COL_KSTART, "cuda_kern_exec_trace");
+			need(r, COL_KDUR, "cuda_kern_exec_trace");
+			setuse(r, COL_KSTART, USE_START);
+			setuse(r, COL_KDUR, USE_DUR);
+		} else {
+			setuse(r, COL_APISTART, USE_START);
+			setuse(r, COL_APIDUR, USE_DUR);
+		}
+		setuse(r, COL_KNAME, USE_NAME);
+		setuse(r, COL_DEVID, USE_DEVID);
+	}
+	r->header = 1;
+}
+
+/* A header field: remember the columns this program knows. */
+static void
+header_field(struct input *r, int i, const char *s)
+{
+	enum col c;
+
+	if (i >= MAXCOLS)
+		errx(1, "%s:%lu: header has more than %d columns", r->in.path,
+		    r->recline, MAXCOLS);
+	if ((c = header_col(r, s)) == COL_OTHER)
+		return;
+	if (r->colat[c] != -1)
+		errx(1, "%s:%lu: two \"%s\" columns", r->in.path, r->recline,
+		    colnames[c].name);
+	r->colat[c] = i;
+	if ((r->title[c] = strdup(s)) == NULL)
+		err(1, NULL);
+}
+
+/*
+ * Parse a non-negative decimal number of units of 10^digits ns into ns,
+ * exactly: "2789356.559" us is 2789356559 ns.  Digits beyond a nanosecond
+ * round to the nearest, ties to even.  Return 0, or -1 if s is not such a
+ * number or the result overflows an int64_t.
+ */
+static int
+parse_time(const char *s, int digits, int64_t *ns)
+{
+	int64_t n = 0;
+	int d, frac = 0, round = 0, sticky = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		d = *s - '0';
+		if (n > (INT64_MAX - d) / 10)
+			return -1;
+		n = n * 10 + d;
+	}
+	if (*s == '.') {
+		if (*++s < '0' || *s > '9')
+			return -1;
+		for (; *s >= '0' && *s <= '9'; s++) {
+			d = *s - '0';
+			if (frac < digits) {
+				if (n > (INT64_MAX - d) / 10)
+					return -1;
+				n = n * 10 + d;
+			} else if (frac == digits)
+				round = d;
+			else if (d != 0)
+				sticky = 1;
+			frac++;
+		}
+	}
+	if (*s != '\0')
+		return -1;
+	for (; frac < digits; frac++) {
+		if (n > INT64_MAX / 10)
+			return -1;
+		n *= 10;
+	}
+	if (round > 5 || (round == 5 && (sticky || n % 2 == 1))) {
+		if (n == INT64_MAX)
+			return -1;
+		n++;
+	}
+	*ns = n;
+	return 0;
+}
+
+/* Whether s is empty or nsys 2022.4's NULL. */
+static int
+isnull(const char *s)
+{
+	return *s == '\0' || strcmp(s, "None") == 0;
+}
+
+/* Copy a device or stream number into id, "-" when there is none. */
+static void
+copy_id(struct input *r, int col, const char *s, size_t len, char *id)
+{
+	size_t i;
+
+	if (isnull(s)) {
+		strcpy(id, "-");
+		return;
+	}
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			break;
+	if (i != len || len > MAXID)
+		errx(1, "%s:%lu: bad %s \"%.40s\"", r->in.path, r->recline,
+		    r->what[col], s);
+	memcpy(id, s, len + 1);
+}
+
+/* The device number of a Device field, "NVIDIA H100 NVL (0)"; else "-". */
+static void
+copy_device(const char *s, size_t len, char *id)
+{
+	size_t i;
+
+	strcpy(id, "-");
+	if (len < 3 || s[len - 1] != ')')
+		return;
+	for (i = len - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
+		;
+	if (i == 0 || s[i - 1] != '(' || i == len - 1 || len - 1 - i > MAXID)
+		return;
+	memcpy(id, s + i, len - 1 - i);
+	id[len - 1 - i] = '\0';
+}
+
+/* Keep the name of the row, which must be UTF-8. */
+static void
+copy_name(struct input *r, const char *name, size_t len)
+{
+	if (!utf8_valid(name, len))
+		errx(1, "%s:%lu: invalid UTF-8 in %s", r->in.path, r->recline,
+		    colnames[r->kexec ? COL_KNAME : COL_NAME].name);
+	if (len + 1 > r->namecap) {
+		r->namecap = len + 1;
+		if ((r->name = realloc(r->name, r->namecap)) == NULL)
+			err(1, NULL);
+	}
+	memcpy(r->name, name, len + 1);
+	r->namelen = len;
+}
+
+/* Take what the row needs from field i, s. */
+static void
+take(struct input *r, int i, const char *s, size_t len)
+{
+	switch (r->use[i]) {
+	case USE_NONE:
+		break;
+	case USE_START:
+		if (parse_time(s, r->scale[i], &r->start) == -1)
+			goto bad;
+		break;
+	case USE_DUR:
+		if (parse_time(s, r->scale[i], &r->dur) == -1)
+			goto bad;
+		break;
+	case USE_GRDX:
+		r->kernel = !isnull(s);
+		break;
+	case USE_NAME:
+		copy_name(r, s, len);
+		break;
+	case USE_DEVICE:
+		copy_device(s, len, r->device);
+		break;
+	case USE_DEVID:
+		copy_id(r, i, s, len, r->device);
+		break;
+	case USE_STREAM:
+		copy_id(r, i, s, len, r->stream);
+		break;
+	}
+	return;
+bad:
+	errx(1, "%s:%lu: bad %s \"%.40s\"", r->in.path, r->recline,
+	    r->what[i], s);
+}
+
+/* libcsv: a field has been read; s is NUL-terminated. */
+static void
+field(void *s, size_t len, void *data)
+{
+	struct input *r = data;
+	int i = r->nfields++;
+
+	if (len > H3_MAXFIELD)
+		errx(1, "%s:%lu: field longer than %u bytes", r->in.path,
+		    r->recline, H3_MAXFIELD);
+	if (!r->header)
+		header_field(r, i, s);
+	else if (i < r->ncols && r->use[i] != USE_NONE)
+		take(r, i, s, len);
+}
+
+/* Write n and the character sep at *pp, and advance *pp past them. */
+static void
+put_int(int64_t n, char sep, char **pp)
+{
+	char tmp[20], *t = tmp + sizeof(tmp);
+
+	do
+		*--t = '0' + n % 10;
+	while ((n /= 10) != 0);
+	memcpy(*pp, t, tmp + sizeof(tmp) - t);
+	*pp += tmp + sizeof(tmp) - t;
+	*(*pp)++ = sep;
+}
+
+/* The kind of a GPU trace row that is not a kernel, by its name. */
+static const char *
+gpu_kind(const char *name)
+{
+	if (strncmp(name, "[CUDA memcpy", 12) == 0)
+		return "memcpy\t";
+	if (strncmp(name, "[CUDA memset", 12) == 0)
+		return "memset\t";
+	return "other\t";
+}
+
+/* libcsv: a record has ended, with the character c. */
+static void
+record(int c, void *data)
+{
+	struct input *r = data;
+	char buf[4 * 24], *p = buf;
+	const char *kind;
+
+	if (c == '\n')
+		r->atrecord = 1;
+	if (r->nfields == 0)		/* a line end between records */
+		return;
+	if (!r->header) {
+		r->ncols = r->nfields;
+		r->nfields = 0;
+		end_header(r);
+		return;
+	}
+	if (r->nfields != r->ncols)
+		errx(1, "%s:%lu: %d fields, header has %d", r->in.path,
+		    r->recline, r->nfields, r->ncols);
+	r->nfields = 0;
+	if (r->start > INT64_MAX - r->dur)
+		errx(1, "%s:%lu: start %lld plus duration %lld overflows",
+		    r->in.path, r->recline, (long long)r->start,
+		    (long long)r->dur);
+	put_int(r->start, '\t', &p);
+	put_int(r->start + r->dur, '\t', &p);
+	if (r->kexec)
+		kind = kflag ? "kernel\t" : "launch\t";
+	else
+		kind = r->kernel ? "kernel\t" : gpu_kind(r->name);
+	p = stpcpy(p, kind);
+	p = stpcpy(p, r->device);
+	*p++ = '\t';
+	p = stpcpy(p, r->stream);
+	p = stpcpy(p, "\t-\t");
+	fwrite_unlocked(buf, 1, p - buf, stdout);
+	put_escaped(r->name, r->namelen);
+	putchar_unlocked('\n');
+}
+
+/* Feed len bytes of line to libcsv, exiting on what it rejects. */
+static void
+parse(struct csv_parser *p, struct input *r, const char *s, size_t len)
+{
+	if (csv_parse(p, s, len, field, record, r) == len)
+		return;
+	if (csv_error(p) == CSV_EPARSE)
+		errx(1, "%s:%lu: bad CSV: a quote inside an unquoted field "
+		    "or not followed by a comma or line end", r->in.path,
+		    r->in.lineno);
+	if (fieldtoolong)
+		errx(1, "%s:%lu: field longer than %u bytes", r->in.path,
+		    r->recline, H3_MAXFIELD);
+	errx(1, "%s:%lu: %s", r->in.path, r->recline,
+	    csv_strerror(csv_error(p)));
+}
+
+int
+main(int argc, char *argv[])
+{
+	static struct input r;
+	struct csv_parser p;
+	char *line;
+	size_t len;
+	int ch, c;
+
+	while ((ch = getopt(argc, argv, "hk")) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout, 0);
+			break;
+		case 'k':
+			kflag = 1;
+			break;
+		default:
+			usage(stderr, EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(stderr, EXIT_USAGE);
+
+	lines_open(&r.in, argc == 1 ? argv[0] : "-");
+	if (setvbuf(stdout, NULL, _IOFBF, 1 << 20) != 0)
+		err(1, "setvbuf");
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL |
+	    CSV_REPALL_NL) != 0)
+		errx(1, "csv_init failed");
+	csv_set_realloc_func(&p, bounded_realloc);
+	csv_set_blk_size(&p, CSV_BLOCK);
+	for (c = 0; c < NCOL; c++)
+		r.colat[c] = -1;
+	r.atrecord = 1;
+	strcpy(r.device, "-");
+	strcpy(r.stream, "-");
+
+	while ((line = lines_next(&r.in, &len)) != NULL &&
+	    isbanner(line, len))
+		;
+	for (; line != NULL; line = lines_next(&r.in, &len)) {
+		if (r.atrecord)
+			r.recline = r.in.lineno;
+		r.atrecord = 0;
+		/* nsys ends every line: a last row without is likely torn. */
+		if (r.in.eof && !isblank_line(line, len))
+			errx(1, "%s:%lu: no newline at the end of the file: "
+			    "is it cut short?", r.in.path, r.recline);
+		parse(&p, &r, line, len);
+		parse(&p, &r, "\n", 1);
+	}
+	if (csv_fini(&p, field, record, &r) != 0)
+		errx(1, "%s:%lu: quoted field not closed at the end of the "
+		    "input", r.in.path, r.recline);
+	if (!r.header)
+		errx(1, "%s:%lu: no header", r.in.path, r.in.lineno + 1);
+	csv_free(&p);
+	lines_close(&r.in);
+	close_stdout();
+	return 0;
+}

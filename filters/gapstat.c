@@ -1,0 +1,157 @@
+/*
+ * gapstat: the reference's launch-gap statistics of an interval stream
+ * sorted by start, or with -u those of the idle gaps between its union.
+ * See gapstat(1).
+ */
+#include <err.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "h3prof.h"
+
+/* The positive gaps, kept for -q only. */
+static int64_t	*gaps;
+/* Gaps held in gaps, and room for how many. */
+static size_t	 ngaps, gapscap;
+
+static _Noreturn void usage(int);
+
+static void
+keep(int64_t gap)
+{
+	if (ngaps == gapscap) {
+		gapscap = gapscap ? 2 * gapscap : 4096;
+		if ((gaps = reallocarray(gaps, gapscap, sizeof(*gaps))) == NULL)
+			err(1, NULL);
+	}
+	gaps[ngaps++] = gap;
+}
+
+static int
+cmpgap(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The p-th percentile of the sorted gaps by nearest rank, 0 if none. */
+static int64_t
+percentile(size_t p)
+{
+	if (ngaps == 0)
+		return 0;
+	return gaps[(p * ngaps + 99) / 100 - 1];
+}
+
+/*
+ * total / count rounded once to the nearest double, as Python divides
+ * integers.  total >= count (every gap is 1 ns or more), so the quotient
+ * of total * 2^64 has 65 bits or more: with the remainder folded into its
+ * last bit, its conversion to double is the one rounding.
+ */
+static double
+divide(int64_t total, int64_t count)
+{
+	unsigned __int128 n = (unsigned __int128)total << 64, q;
+
+	q = n / (uint64_t)count | (n % (uint64_t)count != 0);
+	return ldexp((double)q, -64);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct interval iv;
+	struct ivin in;
+	char avg[PYFLOAT_MAX];
+	const char *prefix = "";
+	int64_t start = 0, end = 0, gap, count = 0, total = 0, max = 0;
+	int ch, idle = 0, quantiles = 0, first = 1;
+
+	while ((ch = getopt(argc, argv, "hp:qu")) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(0);
+		case 'p':
+			prefix = optarg;
+			break;
+		case 'q':
+			quantiles = 1;
+			break;
+		case 'u':
+			idle = 1;
+			break;
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(EXIT_USAGE);
+
+	/*
+	 * Gaps lie between runs of intervals.  The reference takes each gap
+	 * from the end of the interval before in (start, end) order, and
+	 * between intervals of one start that gap is never positive: a run
+	 * is the intervals of one start, ending where the longest ends.
+	 * With -u a run is a union interval, as merge(1) builds it.
+	 */
+	ivin_open(&in, argc == 1 ? argv[0] : "-", 1);
+	while (ivin_next(&in, &iv)) {
+		if (!first && (idle ? iv.start <= end : iv.start == start)) {
+			if (iv.end > end)
+				end = iv.end;
+			continue;
+		}
+		/* Gaps never overlap in time, so total cannot overflow. */
+		if (!first && iv.start > end) {
+			gap = iv.start - end;
+			count++;
+			total += gap;
+			if (gap > max)
+				max = gap;
+			if (quantiles)
+				keep(gap);
+		}
+		start = iv.start;
+		end = iv.end;
+		first = 0;
+	}
+	ivin_close(&in);
+
+	put_fact(prefix, "count", count);
+	put_fact(prefix, "total_ns", total);
+	put_fact(prefix, "max_ns", max);
+	/* As the reference: the integer 0 when there is no gap. */
+	if (count == 0)
+		put_fact(prefix, "average_ns", 0);
+	else {
+		pyfloat(avg, divide(total, count));
+		printf("%saverage_ns\t%s\n", prefix, avg);
+	}
+	if (quantiles) {
+		if (ngaps > 0)		/* qsort(3) takes no null pointer */
+			qsort(gaps, ngaps, sizeof(*gaps), cmpgap);
+		put_fact(prefix, "p50_ns", percentile(50));
+		put_fact(prefix, "p90_ns", percentile(90));
+		put_fact(prefix, "p99_ns", percentile(99));
+	}
+	close_stdout();
+	return 0;
+}
+
+/* Status 0 is -h: the usage goes to stdout. */
+static _Noreturn void
+usage(int status)
+{
+	fputs("usage: gapstat [-qu] [-p prefix] [file]\n",
+	    status ? stderr : stdout);
+	if (status == 0)
+		close_stdout();
+	exit(status);
+}

@@ -1,0 +1,454 @@
+/*
+ * sqlite2intervals: read an nsys SQLite export and write the interval
+ * lines csv2intervals(1) writes from the `nsys stats` CSVs of the same
+ * report.  See sqlite2intervals(1).
+ *
+ * The queries are those of nsys 2024.2's cuda_gpu_trace and
+ * cuda_kern_exec_trace reports cut down to the columns an interval needs.
+ * Those reports sort by start alone; SQLite's sort is stable, so nsys
+ * writes rows that start together in the order its joins produce them.
+ * The ORDER BY clauses here spell that order out, so that any SQLite
+ * writes the same lines.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "h3prof.h"
+
+/* Where a row comes from: its table and, but for launches, its kind. */
+enum src { SRC_KERNEL, SRC_MEMCPY, SRC_MEMSET, SRC_RUNTIME, NSRC };
+
+static const char *const tables[NSRC] = {
+	"CUPTI_ACTIVITY_KIND_KERNEL",
+	"CUPTI_ACTIVITY_KIND_MEMCPY",
+	"CUPTI_ACTIVITY_KIND_MEMSET",
+	"CUPTI_ACTIVITY_KIND_RUNTIME",
+};
+
+/* The kind column of each source; an API call is a launch. */
+static const char *const kinds[NSRC] = {
+	"kernel", "memcpy", "memset", "launch"
+};
+
+/*
+ * The columns every query returns, in this order.  A kernel's name comes
+ * as the StringIds id in COL_NAMEID, looked up once the rows are sorted:
+ * sorting names along with the rows takes three times as long.
+ */
+enum { COL_START, COL_END, COL_SRC, COL_DEVICE, COL_STREAM, COL_NAME,
+	COL_ROWID, COL_NAMEID };
+
+/*
+ * Memcpy names as nsys 2024.2 writes them, "[CUDA memcpy LABEL]", by
+ * copyKind.  The export's own ENUM_CUDA_MEMCPY_OPER table wins; exports
+ * before 2023 have none, and these are its rows in 2023.1 and 2024.2.
+ */
+static const char builtin_memcpy_oper[] =
+    "VALUES (0, 'Unknown'), (1, 'Host-to-Device'), (2, 'Device-to-Host'),"
+    " (3, 'Host-to-Array'), (4, 'Array-to-Host'), (5, 'Array-to-Array'),"
+    " (6, 'Array-to-Device'), (7, 'Device-to-Array'),"
+    " (8, 'Device-to-Device'), (9, 'Host-to-Host'), (10, 'Peer-to-Peer'),"
+    " (11, 'Unified Host-to-Device'), (12, 'Unified Device-to-Host'),"
+    " (13, 'Unified Device-to-Device')";
+
+/*
+ * cuda_gpu_trace: kernels, copies and memsets by start; among those that
+ * start together kernels, then copies, then memsets (its UNION ALL order),
+ * each in rowid order (its table scans).
+ */
+static const char gpu_kernel[] =
+    "SELECT start, end, 0, deviceId, streamId, NULL, rowid, demangledName"
+    " FROM CUPTI_ACTIVITY_KIND_KERNEL";
+static const char gpu_memcpy[] =
+    "SELECT m.start, m.end, 1, m.deviceId, m.streamId,"
+    " '[CUDA memcpy ' || o.label || ']', m.rowid, NULL"
+    " FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m"
+    " LEFT JOIN memcpy_oper AS o ON o.id = m.copyKind";
+static const char gpu_memset[] =
+    "SELECT start, end, 2, deviceId, streamId, '[CUDA memset]', rowid,"
+    " NULL FROM CUPTI_ACTIVITY_KIND_MEMSET";
+
+/*
+ * cuda_kern_exec_trace: each kernel joined to the API call that launched
+ * it, by API start; nsys scans the kernels in rowid order and looks up
+ * their API calls in an index of correlationId, so ties go by kernel rowid
+ * and then API call rowid.  The mask must stay a hex literal: in decimal
+ * SQLite reads it as a float and the join finds nothing.
+ */
+static const char exec_from[] =
+    " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
+    " JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r"
+    " ON k.correlationId = r.correlationId"
+    " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)"
+    " ORDER BY r.start, k.rowid, r.rowid";
+static const char exec_launch[] =
+    "SELECT r.start, r.end, 3, k.deviceId, NULL, NULL, r.rowid,"
+    " k.demangledName";
+static const char exec_kernel[] =
+    "SELECT k.start, k.end, 0, k.deviceId, NULL, NULL, k.rowid,"
+    " k.demangledName";
+
+/* The export being read, as named on the command line. */
+static const char *path;
+/* The export. */
+static sqlite3 *db;
+/* Looks up a kernel name in StringIds by id. */
+static sqlite3_stmt *nameq;
+
+static void
+usage(FILE *fp, int status)
+{
+	fprintf(fp, "usage: sqlite2intervals [-t gpu|launch|kernel] "
+	    "file.sqlite\n");
+	exit(status);
+}
+
+/* Exit with SQLite's word on what went wrong. */
+static void
+dberr(void)
+{
+	errx(1, "%s: %s", path, sqlite3_errmsg(db));
+}
+
+/*
+ * Open the export read-only and immutable, through a URI: nothing is
+ * locked or written, so an export in a read-only directory can be read.
+ */
+static void
+opendb(void)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	struct stat sb;
+	const unsigned char *s;
+	char *uri, *p;
+	int fd;
+
+	/* SQLite says only "unable to open database file"; open(2) says why. */
+	if ((fd = open(path, O_RDONLY)) == -1)
+		err(1, "%s", path);
+	if (fstat(fd, &sb) == -1)
+		err(1, "%s", path);
+	if (S_ISDIR(sb.st_mode))
+		errx(1, "%s: is a directory", path);
+	close(fd);
+
+	if ((uri = malloc(3 * strlen(path) + sizeof("file://?immutable=1")))
+	    == NULL)
+		err(1, NULL);
+	/* An absolute path after "file://" keeps "//x" from naming a host. */
+	p = stpcpy(uri, path[0] == '/' ? "file://" : "file:");
+	for (s = (const unsigned char *)path; *s != '\0'; s++) {
+		if ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		    (*s >= '0' && *s <= '9') || strchr("/-._~", *s) != NULL)
+			*p++ = *s;
+		else {
+			*p++ = '%';
+			*p++ = hex[*s >> 4];
+			*p++ = hex[*s & 15];
+		}
+	}
+	strcpy(p, "?immutable=1");
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+	    NULL) != SQLITE_OK) {
+		if (db == NULL)
+			errx(1, "%s: out of memory", path);
+		dberr();
+	}
+	free(uri);
+}
+
+/* Whether the export has a table (or view) of this name. */
+static int
+hastable(const char *name)
+{
+	sqlite3_stmt *st;
+	int rc, found;
+
+	rc = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master"
+	    " WHERE type IN ('table', 'view') AND name = ?", -1, &st, NULL);
+	if (rc == SQLITE_NOTADB)
+		errx(1, "%s: not an nsys SQLite export (not an SQLite "
+		    "database)", path);
+	if (rc != SQLITE_OK)
+		dberr();
+	if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
+		dberr();
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE)
+		dberr();
+	found = rc == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* Exit unless the export has the table. */
+static void
+needtable(const char *name)
+{
+	if (!hastable(name))
+		errx(1, "%s: not an nsys SQLite export (no table %s)", path,
+		    name);
+}
+
+/* Append s to the query being built in q, of size qsize. */
+static void
+add(char *q, size_t qsize, const char *s)
+{
+	size_t qlen = strlen(q), slen = strlen(s);
+
+	if (qlen + slen >= qsize)
+		errx(1, "query too long");	/* the parts are fixed */
+	memcpy(q + qlen, s, slen + 1);
+}
+
+/* The query of cuda_gpu_trace, for the tables the export has. */
+static void
+gpuquery(char *q, size_t qsize)
+{
+	int haskernel, hasmemcpy, hasmemset;
+	const char *sep = "";
+
+	haskernel = hastable(tables[SRC_KERNEL]);
+	hasmemcpy = hastable(tables[SRC_MEMCPY]);
+	hasmemset = hastable(tables[SRC_MEMSET]);
+	if (!haskernel && !hasmemcpy && !hasmemset)
+		errx(1, "%s: not an nsys SQLite export (no table %s, "
+		    "_MEMCPY or _MEMSET)", path, tables[SRC_KERNEL]);
+	q[0] = '\0';
+	if (hasmemcpy) {
+		add(q, qsize, "WITH memcpy_oper(id, label) AS (");
+		add(q, qsize, hastable("ENUM_CUDA_MEMCPY_OPER") ?
+		    "SELECT id, label FROM ENUM_CUDA_MEMCPY_OPER" :
+		    builtin_memcpy_oper);
+		add(q, qsize, ") ");
+	}
+	if (haskernel) {
+		needtable("StringIds");
+		add(q, qsize, gpu_kernel);
+		sep = " UNION ALL ";
+	}
+	if (hasmemcpy) {
+		add(q, qsize, sep);
+		add(q, qsize, gpu_memcpy);
+		sep = " UNION ALL ";
+	}
+	if (hasmemset) {
+		add(q, qsize, sep);
+		add(q, qsize, gpu_memset);
+	}
+	/* Start, then source (kernels first), then rowid. */
+	add(q, qsize, " ORDER BY 1, 3, 7");
+}
+
+/* Write n in decimal and the character sep at p; return the end. */
+static char *
+put_dec(char *p, int64_t n, char sep)
+{
+	char tmp[24], *t = tmp + sizeof(tmp);
+	uint64_t u = n < 0 ? -(uint64_t)n : (uint64_t)n;
+
+	do
+		*--t = '0' + u % 10;
+	while ((u /= 10) != 0);
+	if (n < 0)
+		*--t = '-';
+	memcpy(p, t, tmp + sizeof(tmp) - t);
+	p += tmp + sizeof(tmp) - t;
+	*p++ = sep;
+	return p;
+}
+
+/* Exit naming the row the current result comes from. */
+static void
+rowerr(sqlite3_stmt *st, const char *what, const char *detail)
+{
+	int src = sqlite3_column_int(st, COL_SRC);
+
+	errx(1, "%s: %s row %lld: %s%s", path, tables[src],
+	    (long long)sqlite3_column_int64(st, COL_ROWID), what, detail);
+}
+
+/* The start or end column of the current row, in ns. */
+static int64_t
+ns(sqlite3_stmt *st, int col, const char *what)
+{
+	int64_t v;
+
+	switch (sqlite3_column_type(st, col)) {
+	case SQLITE_INTEGER:
+		break;
+	case SQLITE_NULL:
+		rowerr(st, what, " is NULL");
+		break;
+	default:
+		rowerr(st, what, " is not an integer");
+	}
+	if ((v = sqlite3_column_int64(st, col)) < 0)
+		rowerr(st, what, " is negative");
+	return v;
+}
+
+/* Write the device or stream column and a tab at p: "-" when NULL. */
+static char *
+put_id(sqlite3_stmt *st, int col, const char *what, char *p)
+{
+	switch (sqlite3_column_type(st, col)) {
+	case SQLITE_NULL:
+		*p++ = '-';
+		*p++ = '\t';
+		return p;
+	case SQLITE_INTEGER:
+		return put_dec(p, sqlite3_column_int64(st, col), '\t');
+	default:
+		rowerr(st, what, " is not an integer");
+		return p;
+	}
+}
+
+/*
+ * The name of the current row and its length: its name column, else the
+ * string of its name id.  NULL, which nsys writes as an empty name, for
+ * neither or an id StringIds lacks.
+ */
+static const char *
+rowname(sqlite3_stmt *st, int *lenp)
+{
+	static const char *name;	/* of the id looked up last */
+	static int namelen;
+	static int64_t lastid = -1;	/* ids are never negative */
+	sqlite3_value *id;
+	int rc;
+
+	if (sqlite3_column_type(st, COL_NAMEID) == SQLITE_NULL) {
+		name = (const char *)sqlite3_column_text(st, COL_NAME);
+		*lenp = sqlite3_column_bytes(st, COL_NAME);
+		lastid = -1;
+		return name;
+	}
+	/* Kernels run in loops: the same name often comes again. */
+	id = sqlite3_column_value(st, COL_NAMEID);
+	if (sqlite3_value_type(id) != SQLITE_INTEGER ||
+	    sqlite3_value_int64(id) != lastid) {
+		sqlite3_reset(nameq);
+		if (sqlite3_bind_value(nameq, 1, id) != SQLITE_OK)
+			dberr();
+		if ((rc = sqlite3_step(nameq)) == SQLITE_ROW) {
+			name = (const char *)sqlite3_column_text(nameq, 0);
+			namelen = sqlite3_column_bytes(nameq, 0);
+		} else if (rc == SQLITE_DONE)
+			name = NULL;
+		else
+			dberr();
+		lastid = sqlite3_value_type(id) == SQLITE_INTEGER ?
+		    sqlite3_value_int64(id) : -1;
+	}
+	*lenp = namelen;
+	return name;
+}
+
+/* Run the query and write an interval line per row. */
+static void
+run(const char *query)
+{
+	sqlite3_stmt *st;
+	char buf[6 * 24], *p;
+	const char *name;
+	int64_t start, end;
+	int rc, namelen;
+
+	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
+		dberr();
+	if (hastable("StringIds") && sqlite3_prepare_v2(db,
+	    "SELECT value FROM StringIds WHERE id = ?", -1, &nameq, NULL) !=
+	    SQLITE_OK)
+		dberr();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		start = ns(st, COL_START, "start");
+		end = ns(st, COL_END, "end");
+		if (end < start) {
+			char detail[64];
+
+			snprintf(detail, sizeof(detail), " %lld before start "
+			    "%lld", (long long)end, (long long)start);
+			rowerr(st, "end", detail);
+		}
+		p = put_dec(buf, start, '\t');
+		p = put_dec(p, end, '\t');
+		p = stpcpy(p, kinds[sqlite3_column_int(st, COL_SRC)]);
+		*p++ = '\t';
+		p = put_id(st, COL_DEVICE, "deviceId", p);
+		p = put_id(st, COL_STREAM, "streamId", p);
+		*p++ = '-';
+		*p++ = '\t';
+		name = rowname(st, &namelen);
+		if (name != NULL && !utf8_valid(name, namelen))
+			rowerr(st, "name", " is not valid UTF-8");
+		fwrite_unlocked(buf, 1, p - buf, stdout);
+		if (name != NULL)
+			put_escaped(name, namelen);
+		putchar_unlocked('\n');
+	}
+	if (rc != SQLITE_DONE)
+		dberr();
+	sqlite3_finalize(st);
+	sqlite3_finalize(nameq);
+}
+
+int
+main(int argc, char *argv[])
+{
+	char query[2048];
+	const char *type = "gpu";
+	int ch;
+
+	while ((ch = getopt(argc, argv, "ht:")) != -1) {
+		switch (ch) {
+		case 'h':
+			usage(stdout, 0);
+			break;
+		case 't':
+			type = optarg;
+			break;
+		default:
+			usage(stderr, EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 1)
+		usage(stderr, EXIT_USAGE);
+	if (strcmp(type, "gpu") != 0 && strcmp(type, "launch") != 0 &&
+	    strcmp(type, "kernel") != 0)
+		usage(stderr, EXIT_USAGE);
+	path = argv[0];
+
+	opendb();
+	if (setvbuf(stdout, NULL, _IOFBF, 1 << 20) != 0)
+		err(1, "setvbuf");
+
+	if (strcmp(type, "gpu") == 0) {
+		gpuquery(query, sizeof(query));
+		run(query);
+	} else {
+		needtable(tables[SRC_KERNEL]);
+		needtable(tables[SRC_RUNTIME]);
+		needtable("StringIds");
+		query[0] = '\0';
+		add(query, sizeof(query), strcmp(type, "launch") == 0 ?
+		    exec_launch : exec_kernel);
+		add(query, sizeof(query), exec_from);
+		run(query);
+	}
+
+	if (sqlite3_close(db) != SQLITE_OK)
+		dberr();
+	close_stdout();
+	return 0;
+}

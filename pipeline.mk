@@ -1,0 +1,147 @@
+# pipeline.mk: reduce a sweep of nsys trace directories to a report.json
+# per run and a summary of them all, in parallel and incrementally.
+#
+#	make reports TRACES='runs/*' [OUT=dir] [REPORTS=dir] [-j N] [-k]
+#
+# Include it from a Makefile of your own, or run it with make -f; it needs
+# GNU make 4.3 or later, bash and jq.  What it reads:
+#
+# TRACES	the run directories, shell patterns allowed (default: the
+#		samples of h3prof).  Each holds one pair of nsys stats CSV
+#		exports: cuda_gpu_trace.csv and cuda_kern_exec_trace.csv, or
+#		PREFIX_ before each, or PREFIX_gputrace.csv and
+#		PREFIX_kernexectrace.csv.  Other files a pattern matches are
+#		left out.  See scripts/h3report for the rest, the run's
+#		configuration among it.
+# OUT		if set, RUN/report.json is written as OUT/NAME/report.json,
+#		NAME the last part of RUN's path: for read-only archives.
+# REPORTS	where the summaries go (default: reports).
+# REPEAT_KEYS	configuration keys that tell repeats apart, left out when
+#		runs are grouped (default: rep repeat trial).
+# H3PROF_BIN	the filters (default: build/bin beside this file).
+# H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it).
+#
+# What it makes, all written to a temporary file and renamed, so that none
+# is ever partial:
+#
+# RUN/report.json	the report of reportjson -x: every key of the
+#			reference's report, then the extensions.  A run that
+#			cannot be reduced leaves RUN/report.err instead, the
+#			error messages, and no report.json.
+# REPORTS/summary.json	every run's report, the failed runs with their
+#			errors, and groups of runs of the same configuration
+#			with n, mean, standard deviation, min and max of every
+#			figure; see scripts/h3summary.
+# REPORTS/summary.csv	a row per run: name, status, configuration, figures.
+# REPORTS/summary.md	the same as Markdown tables.
+# REPORTS/runs.list	the runs of the sweep, so that the summary is made
+#			again when they change.
+#
+# make -j N reduces N runs at once; the files are the same as with -j 1.
+# A report is made again only when its trace pair, its configuration file,
+# a filter, a script, the rules or this file changed.  Without -k, make
+# stops at the first run it cannot reduce; with -k, it reduces every other
+# run, writes the summary, which lists the failed runs, and then fails.
+# A run path that holds a character make cannot carry in a file name
+# (whitespace, : # % $, quotes or other shell characters) is an error that
+# says so: rename it.
+#
+# make clean-reports removes the summaries and the runs' reports and
+# error records.
+
+H3PROF_MK := $(lastword $(MAKEFILE_LIST))
+H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
+
+TRACES ?= $(H3PROF_DIR)samples/*
+OUT ?=
+REPORTS ?= reports
+REPEAT_KEYS ?= rep repeat trial
+H3PROF_BIN ?= $(H3PROF_DIR)build/bin
+H3PROF_RULES ?= $(H3PROF_DIR)rules/h3.rules
+H3PROF_SCRIPTS ?= $(H3PROF_DIR)scripts
+
+# What a report depends on besides its run's files.
+h3_report := $(H3PROF_SCRIPTS)/h3report
+h3_summary := $(H3PROF_SCRIPTS)/h3summary
+h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals classify tally gapstat \
+	merge intersect topkernels reportjson) $(H3PROF_SCRIPTS)/h3facts \
+	$(h3_report) $(H3PROF_RULES) $(H3PROF_MK)
+
+# Characters make cannot carry in a file name, for $(findstring).
+h3_hash := \#
+h3_unsafe = $(or $(word 2,$1),$(findstring :,$1),$(findstring $(h3_hash),$1),$(findstring %,$1),$(findstring $$,$1))
+$(foreach v,OUT REPORTS H3PROF_DIR,$(if $(call h3_unsafe,$($v)),\
+	$(error $v="$($v)" holds whitespace, ":", "$(h3_hash)", "%" or "$$", which make cannot carry in a file name)))
+
+# The runs: h3report -l prints run:NAME:DIR:SOURCE... or err:MESSAGE.
+h3_found := $(shell H3PROF_BIN='$(H3PROF_BIN)' '$(h3_report)' -l -- $(TRACES))
+ifneq ($(.SHELLSTATUS),0)
+$(error $(h3_report) -l could not list the runs of TRACES=$(TRACES))
+endif
+h3_errors := $(patsubst err:%,%,$(filter err:%,$(h3_found)))
+
+# Run i's name, directory, sources and report; the rule of its report.
+h3_ids :=
+define h3_run
+h3_i := $$(words x $$(h3_ids))
+h3_ids += $$(h3_i)
+h3_name_$$(h3_i) := $(word 2,$1)
+h3_dir_$$(h3_i) := $(word 3,$1)
+h3_json_$$(h3_i) := $(if $(OUT),$(OUT)/$(word 2,$1),$(word 3,$1))/report.json
+h3_src_$$(h3_i) := $(wordlist 4,$(words $1),$1)
+$$(h3_json_$$(h3_i)): $$(h3_src_$$(h3_i))
+$$(h3_json_$$(h3_i)): private h3_rundir := $$(h3_dir_$$(h3_i))
+endef
+$(foreach r,$(filter run:%,$(h3_found)),$(eval $(call h3_run,$(subst :, ,$r))))
+h3_jsons := $(foreach i,$(h3_ids),$(h3_json_$i))
+
+# With -k a run that fails does not stop the summary, which lists it; a
+# check after the summary fails the sweep.
+h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
+
+$(h3_jsons): $(h3_tools)
+	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_report)' -r '$(H3PROF_RULES)' \
+	    -o '$@' '$(h3_rundir)'$(if $(h3_keepgoing), || :)
+
+# The list of runs: NAME, tab, report, a line each.  It is written again
+# only when it would change, which the summary must then follow.
+h3_list := $(REPORTS)/runs.list
+define h3_nl
+
+
+endef
+h3_tab := $(subst x,	,x)
+h3_listtext := $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
+	$(foreach i,$(h3_ids),$(h3_name_$i):$(h3_json_$i)))))
+ifneq ($(file <$(h3_list)),$(h3_listtext))
+$(h3_list): h3-force
+endif
+# Make expands a whole recipe before it runs it: the directory must be
+# there when $(file) writes.
+$(h3_list):
+	$(shell mkdir -p -- '$(@D)')$(file >$@.tmp,$(h3_listtext))
+	@mv -f '$@.tmp' '$@'
+
+h3_summaries := $(addprefix $(REPORTS)/summary.,json csv md)
+$(h3_summaries) &: $(h3_list) $(h3_jsons) $(h3_summary) $(H3PROF_MK)
+	'$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(REPORTS)' '$(h3_list)'
+
+reports: $(if $(h3_errors),h3-errors) $(h3_summaries) \
+	$(if $(h3_keepgoing),h3-failed)
+
+# TRACES names directories make cannot carry: say so, in full.
+h3-errors:
+	@printf '%b\n' $(foreach e,$(h3_errors),'pipeline.mk: $e') >&2; exit 1
+
+h3-failed: $(h3_summaries)
+	@'$(h3_summary)' -c '$(REPORTS)/summary.json'
+
+# rm -f a few hundred files at a time: a shell takes 128 KiB of command.
+h3_rm = $(if $1,$(h3_nl)rm -f -- $(wordlist 1,200,$1)$(call h3_rm,$(wordlist 201,$(words $1),$1)))
+
+clean-reports:
+	rm -f -- $(h3_summaries) $(h3_list)$(call h3_rm,$(h3_jsons) $(h3_jsons:.json=.err))
+
+h3-force:
+
+.PHONY: reports clean-reports h3-errors h3-failed h3-force

@@ -1,0 +1,43 @@
+-- The tables sqlite2intervals and nsys stats read, as nsys 2024.2 (export
+-- schema 3.11.1) writes them: META_DATA_EXPORT, ENUM_* tables (enums.sql),
+-- greenContextId.  Column lists are those of the real export;
+-- TARGET_INFO_GPU keeps only the columns nsys stats reads.
+CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT);
+INSERT INTO META_DATA_EXPORT VALUES
+    ('EXPORT_PRODUCT_VERSION', '2024.2.3.38'),
+    ('EXPORT_SCHEMA_VERSION', '3.11.1');
+CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE TARGET_INFO_GPU (vmId INTEGER NOT NULL, id INTEGER NOT NULL,
+    name TEXT);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL,
+    end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+    contextId INTEGER NOT NULL, greenContextId INTEGER,
+    streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
+    demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,
+    mangledName INTEGER, launchType INTEGER, cacheConfig INTEGER,
+    registersPerThread INTEGER NOT NULL,
+    gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL,
+    blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL,
+    staticSharedMemory INTEGER NOT NULL, dynamicSharedMemory INTEGER NOT NULL,
+    localMemoryPerThread INTEGER NOT NULL, localMemoryTotal INTEGER NOT NULL,
+    gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER,
+    graphNodeId INTEGER, sharedMemoryLimitConfig INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER NOT NULL,
+    end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+    contextId INTEGER NOT NULL, greenContextId INTEGER,
+    streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
+    bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL,
+    deprecatedSrcId INTEGER, srcKind INTEGER, dstKind INTEGER,
+    srcDeviceId INTEGER, srcContextId INTEGER, dstDeviceId INTEGER,
+    dstContextId INTEGER, migrationCause INTEGER, graphNodeId INTEGER,
+    virtualAddress INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (start INTEGER NOT NULL,
+    end INTEGER NOT NULL, deviceId INTEGER NOT NULL,
+    contextId INTEGER NOT NULL, greenContextId INTEGER,
+    streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,
+    value INTEGER NOT NULL, bytes INTEGER NOT NULL, graphNodeId INTEGER,
+    memKind INTEGER);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL,
+    end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER,
+    correlationId INTEGER, nameId INTEGER NOT NULL,
+    returnValue INTEGER NOT NULL, callchainId INTEGER);
