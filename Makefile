@@ -54,7 +54,7 @@ $(BIN)/%: filters/%.c filters/lib/h3prof.h $(LIB)
 	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS_$*)
 
 check: all
-	BIN=$(CURDIR)/$(BIN) tests/run
+	BIN=$(abspath $(BIN)) tests/run
 
 # Test and benchmark tools (tests/): the synthetic trace generator, which
 # tests/gentrace.test and scripts/make-samples run, and the libcsv floor.

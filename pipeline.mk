@@ -17,7 +17,7 @@
 #		NAME the last part of RUN's path: for read-only archives.
 # REPORTS	where the summaries go (default: reports).
 # REPEAT_KEYS	configuration keys that tell repeats apart, left out when
-#		runs are grouped (default: rep repeat trial).
+#		runs are grouped (default: rep repeat trial seed).
 # H3PROF_BIN	the filters (default: build/bin beside this file).
 # H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it).
 #
@@ -51,11 +51,13 @@
 
 H3PROF_MK := $(lastword $(MAKEFILE_LIST))
 H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
+# The includer's default goal stays its own; run alone, it is reports.
+h3_goal := $(or $(.DEFAULT_GOAL),$(if $(word 2,$(MAKEFILE_LIST)),,reports))
 
 TRACES ?= $(H3PROF_DIR)samples/*
 OUT ?=
 REPORTS ?= reports
-REPEAT_KEYS ?= rep repeat trial
+REPEAT_KEYS ?= rep repeat trial seed
 H3PROF_BIN ?= $(H3PROF_DIR)build/bin
 H3PROF_RULES ?= $(H3PROF_DIR)rules/h3.rules
 H3PROF_SCRIPTS ?= $(H3PROF_DIR)scripts
@@ -67,11 +69,15 @@ h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals classify tally gapstat \
 	merge intersect topkernels reportjson) $(H3PROF_SCRIPTS)/h3facts \
 	$(h3_report) $(H3PROF_RULES) $(H3PROF_MK)
 
-# Characters make cannot carry in a file name, for $(findstring).
+# Characters make cannot carry in a file name, and quotes, which the
+# recipes use.
 h3_hash := \#
-h3_unsafe = $(or $(word 2,$1),$(findstring :,$1),$(findstring $(h3_hash),$1),$(findstring %,$1),$(findstring $$,$1))
+h3_unsafe = $(or $(word 2,$1),$(findstring :,$1),$(findstring $(h3_hash),$1),$(findstring %,$1),$(findstring $$,$1),$(findstring ',$1),$(findstring ",$1))
 $(foreach v,OUT REPORTS H3PROF_DIR,$(if $(call h3_unsafe,$($v)),\
-	$(error $v="$($v)" holds whitespace, ":", "$(h3_hash)", "%" or "$$", which make cannot carry in a file name)))
+	$(error $v="$($v)" holds whitespace, ":", "$(h3_hash)", "%", "$$" or a quote, which make cannot carry in a file name)))
+# Without a trailing slash, so that each file has one name.
+h3_out := $(patsubst %/,%,$(OUT))
+h3_reports := $(patsubst %/,%,$(REPORTS))
 
 # The runs: h3report -l prints run:NAME:DIR:SOURCE... or err:MESSAGE.
 h3_found := $(shell H3PROF_BIN='$(H3PROF_BIN)' '$(h3_report)' -l -- $(TRACES))
@@ -81,15 +87,17 @@ endif
 h3_errors := $(patsubst err:%,%,$(filter err:%,$(h3_found)))
 
 # Run i's name, directory, sources and report; the rule of its report.
+# A run without sources cannot be reduced: trying again says why, and
+# removes any report it had.
 h3_ids :=
 define h3_run
 h3_i := $$(words x $$(h3_ids))
 h3_ids += $$(h3_i)
 h3_name_$$(h3_i) := $(word 2,$1)
 h3_dir_$$(h3_i) := $(word 3,$1)
-h3_json_$$(h3_i) := $(if $(OUT),$(OUT)/$(word 2,$1),$(word 3,$1))/report.json
+h3_json_$$(h3_i) := $(if $(h3_out),$(h3_out)/$(word 2,$1),$(word 3,$1))/report.json
 h3_src_$$(h3_i) := $(wordlist 4,$(words $1),$1)
-$$(h3_json_$$(h3_i)): $$(h3_src_$$(h3_i))
+$$(h3_json_$$(h3_i)): $$(or $$(h3_src_$$(h3_i)),h3-force)
 $$(h3_json_$$(h3_i)): private h3_rundir := $$(h3_dir_$$(h3_i))
 endef
 $(foreach r,$(filter run:%,$(h3_found)),$(eval $(call h3_run,$(subst :, ,$r))))
@@ -105,7 +113,7 @@ $(h3_jsons): $(h3_tools)
 
 # The list of runs: NAME, tab, report, a line each.  It is written again
 # only when it would change, which the summary must then follow.
-h3_list := $(REPORTS)/runs.list
+h3_list := $(h3_reports)/runs.list
 define h3_nl
 
 
@@ -122,9 +130,9 @@ $(h3_list):
 	$(shell mkdir -p -- '$(@D)')$(file >$@.tmp,$(h3_listtext))
 	@mv -f '$@.tmp' '$@'
 
-h3_summaries := $(addprefix $(REPORTS)/summary.,json csv md)
+h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md)
 $(h3_summaries) &: $(h3_list) $(h3_jsons) $(h3_summary) $(H3PROF_MK)
-	'$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(REPORTS)' '$(h3_list)'
+	'$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' '$(h3_list)'
 
 reports: $(if $(h3_errors),h3-errors) $(h3_summaries) \
 	$(if $(h3_keepgoing),h3-failed)
@@ -134,7 +142,7 @@ h3-errors:
 	@printf '%b\n' $(foreach e,$(h3_errors),'pipeline.mk: $e') >&2; exit 1
 
 h3-failed: $(h3_summaries)
-	@'$(h3_summary)' -c '$(REPORTS)/summary.json'
+	@'$(h3_summary)' -c '$(h3_reports)/summary.json'
 
 # rm -f a few hundred files at a time: a shell takes 128 KiB of command.
 h3_rm = $(if $1,$(h3_nl)rm -f -- $(wordlist 1,200,$1)$(call h3_rm,$(wordlist 201,$(words $1),$1)))
@@ -145,3 +153,5 @@ clean-reports:
 h3-force:
 
 .PHONY: reports clean-reports h3-errors h3-failed h3-force
+
+.DEFAULT_GOAL := $(h3_goal)

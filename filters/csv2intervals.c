@@ -98,10 +98,10 @@ struct input {
 	int		 ncols;		/* fields in the header */
 	int		 nfields;	/* fields of the current record so far */
 	int		 colat[NCOL];	/* column of each name, or -1 */
-	int		 digits[NCOL];	/* unit of each time column */
+	int		 digits[NCOL];	/* unit of each time: 10^digits ns */
 	char		*title[NCOL];	/* header text of each named column */
 	unsigned char	 use[MAXCOLS];	/* what to do with each column */
-	unsigned char	 scale[MAXCOLS]; /* unit of each time column */
+	unsigned char	 digitsat[MAXCOLS]; /* digits, by column */
 	const char	*what[MAXCOLS];	/* header text of each used column */
 	/* The row being read. */
 	int64_t		 start;
@@ -114,15 +114,20 @@ struct input {
 	size_t		 namecap;
 };
 
+/* Write bare intervals: start and end only. */
+static int bflag;
 /* Emit kernel intervals of a kernel-exec trace, not launch intervals. */
 static int kflag;
 /* The field buffer hit CSV_MAXBUF: libcsv only says "out of memory". */
 static int fieldtoolong;
 
-static void
-usage(FILE *fp, int status)
+/* Status 0 is -h: the usage goes to stdout. */
+static _Noreturn void
+usage(int status)
 {
-	fprintf(fp, "usage: csv2intervals [-k] [file]\n");
+	fputs("usage: csv2intervals [-bk] [file]\n", status ? stderr : stdout);
+	if (status == 0)
+		close_stdout();
 	exit(status);
 }
 
@@ -203,14 +208,13 @@ header_col(struct input *r, const char *s)
 	return COL_OTHER;
 }
 
-/* The column a layout needs, or exit naming it. */
-static int
+/* Exit naming the column c if the header lacks it. */
+static void
 need(struct input *r, enum col c, const char *layout)
 {
 	if (r->colat[c] == -1)
 		errx(1, "%s:%lu: %s without a \"%s\" column", r->in.path,
 		    r->recline, layout, colnames[c].name);
-	return r->colat[c];
 }
 
 /* Use column c, if the header has it, for u (with the unit of c). */
@@ -222,7 +226,7 @@ setuse(struct input *r, enum col c, enum use u)
 	if ((i = r->colat[c]) == -1)
 		return;
 	r->use[i] = u;
-	r->scale[i] = r->digits[c];
+	r->digitsat[i] = r->digits[c];
 	r->what[i] = r->title[c];
 }
 
@@ -230,7 +234,7 @@ setuse(struct input *r, enum col c, enum use u)
 static void
 end_header(struct input *r)
 {
-	int gpu, kexec;
+	int gpu, kexec, i;
 
 	gpu = r->colat[COL_START] != -1 && r->colat[COL_DUR] != -1;
 	kexec = r->colat[COL_APISTART] != -1 && r->colat[COL_APIDUR] != -1;
@@ -267,6 +271,10 @@ end_header(struct input *r)
 		setuse(r, COL_KNAME, USE_NAME);
 		setuse(r, COL_DEVID, USE_DEVID);
 	}
+	if (bflag)	/* spare the work on columns a bare line leaves out */
+		for (i = 0; i < r->ncols; i++)
+			if (r->use[i] != USE_START && r->use[i] != USE_DUR)
+				r->use[i] = USE_NONE;
 	r->header = 1;
 }
 
@@ -408,11 +416,11 @@ take(struct input *r, int i, const char *s, size_t len)
 	case USE_NONE:
 		break;
 	case USE_START:
-		if (parse_time(s, r->scale[i], &r->start) == -1)
+		if (parse_time(s, r->digitsat[i], &r->start) == -1)
 			goto bad;
 		break;
 	case USE_DUR:
-		if (parse_time(s, r->scale[i], &r->dur) == -1)
+		if (parse_time(s, r->digitsat[i], &r->dur) == -1)
 			goto bad;
 		break;
 	case USE_GRDX:
@@ -449,22 +457,8 @@ field(void *s, size_t len, void *data)
 		    r->recline, H3_MAXFIELD);
 	if (!r->header)
 		header_field(r, i, s);
-	else if (i < r->ncols && r->use[i] != USE_NONE)
+	else if (i < r->ncols)
 		take(r, i, s, len);
-}
-
-/* Write n and the character sep at *pp, and advance *pp past them. */
-static void
-put_int(int64_t n, char sep, char **pp)
-{
-	char tmp[20], *t = tmp + sizeof(tmp);
-
-	do
-		*--t = '0' + n % 10;
-	while ((n /= 10) != 0);
-	memcpy(*pp, t, tmp + sizeof(tmp) - t);
-	*pp += tmp + sizeof(tmp) - t;
-	*(*pp)++ = sep;
 }
 
 /* The kind of a GPU trace row that is not a kernel, by its name. */
@@ -483,7 +477,7 @@ static void
 record(int c, void *data)
 {
 	struct input *r = data;
-	char buf[4 * 24], *p = buf;
+	char buf[96], *p = buf;		/* all columns but the name: <= 89 */
 	const char *kind;
 
 	if (c == '\n')
@@ -504,8 +498,15 @@ record(int c, void *data)
 		errx(1, "%s:%lu: start %lld plus duration %lld overflows",
 		    r->in.path, r->recline, (long long)r->start,
 		    (long long)r->dur);
-	put_int(r->start, '\t', &p);
-	put_int(r->start + r->dur, '\t', &p);
+	p = fmt_int(p, r->start);
+	*p++ = '\t';
+	p = fmt_int(p, r->start + r->dur);
+	if (bflag) {
+		*p++ = '\n';
+		fwrite_unlocked(buf, 1, p - buf, stdout);
+		return;
+	}
+	*p++ = '\t';
 	if (r->kexec)
 		kind = kflag ? "kernel\t" : "launch\t";
 	else
@@ -546,22 +547,24 @@ main(int argc, char *argv[])
 	size_t len;
 	int ch, c;
 
-	while ((ch = getopt(argc, argv, "hk")) != -1) {
+	while ((ch = getopt(argc, argv, "bhk")) != -1) {
 		switch (ch) {
-		case 'h':
-			usage(stdout, 0);
+		case 'b':
+			bflag = 1;
 			break;
+		case 'h':
+			usage(0);
 		case 'k':
 			kflag = 1;
 			break;
 		default:
-			usage(stderr, EXIT_USAGE);
+			usage(EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc > 1)
-		usage(stderr, EXIT_USAGE);
+		usage(EXIT_USAGE);
 
 	lines_open(&r.in, argc == 1 ? argv[0] : "-");
 	if (setvbuf(stdout, NULL, _IOFBF, 1 << 20) != 0)
@@ -584,14 +587,18 @@ main(int argc, char *argv[])
 		if (r.atrecord)
 			r.recline = r.in.lineno;
 		r.atrecord = 0;
-		/* nsys ends every line: a last row without is likely torn. */
+		/*
+		 * lines_next sets eof as it returns a last line without a
+		 * newline.  nsys ends every line: a row without is likely torn.
+		 */
 		if (r.in.eof && !isblank_line(line, len))
 			errx(1, "%s:%lu: no newline at the end of the file: "
 			    "is it cut short?", r.in.path, r.recline);
 		parse(&p, &r, line, len);
 		parse(&p, &r, "\n", 1);
 	}
-	if (csv_fini(&p, field, record, &r) != 0)
+	/* Every line was fed with its newline: only an open quote is left. */
+	if (csv_error(&p) != CSV_SUCCESS || csv_fini(&p, NULL, NULL, NULL) != 0)
 		errx(1, "%s:%lu: quoted field not closed at the end of the "
 		    "input", r.in.path, r.recline);
 	if (!r.header)

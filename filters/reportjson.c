@@ -32,6 +32,8 @@ static struct fact	**bykey;
 static size_t		 nfacts, factscap;
 /* The inputs as messages name them: "a, b" or "stdin". */
 static char		*inputs;
+/* The categories of the report, in order, and their descriptions. */
+static struct rules	*rules;
 
 /* Where the JSON is built before it is written out in one piece. */
 static FILE		*js;
@@ -76,9 +78,9 @@ readfacts(const char *path)
 		}
 		f = &facts[nfacts++];
 		if ((f->key = strdup(line)) == NULL ||
-		    (f->value = strdup(tab + 1)) == NULL ||
-		    (f->path = strdup(l.path)) == NULL)
+		    (f->value = strdup(tab + 1)) == NULL)
 			err(1, NULL);
+		f->path = l.path;	/* an argument or "stdin": it stays */
 		f->lineno = l.lineno;
 	}
 	lines_close(&l);
@@ -121,7 +123,7 @@ index_facts(void)
 		err(1, NULL);
 	for (i = 0; i < nfacts; i++)
 		bykey[i] = &facts[i];
-	/* Stable for equal keys: the later one is the duplicate. */
+	/* qsort is not stable: of equal keys, the later in input is named. */
 	qsort(bykey, nfacts, sizeof(*bykey), cmpkey);
 	for (i = 1; i < nfacts; i++) {
 		struct fact *a = bykey[i - 1], *b = bykey[i];
@@ -490,7 +492,7 @@ put_id(const char *key, const char *s, size_t len)
 
 /* Facts of the categories the rules do not name: classified otherwise. */
 static void
-check_categories(const struct rules *rules)
+check_categories(void)
 {
 	const char *cat, *dot;
 	size_t i, j, n = rules_ncategories(rules);
@@ -514,7 +516,7 @@ check_categories(const struct rules *rules)
 
 /* The keys and values of the reference, in its order. */
 static void
-report(const struct rules *rules)
+report(void)
 {
 	int64_t count, span, kernel_ns, ns, api_ns, total;
 	size_t i;
@@ -758,7 +760,6 @@ fail:
 int
 main(int argc, char *argv[])
 {
-	const struct rules *rules;
 	const char *rulespath = NULL, *output = NULL;
 	char *buf = NULL;
 	size_t len = 0;
@@ -791,12 +792,12 @@ main(int argc, char *argv[])
 		readfacts(argv[i]);
 	name_inputs(argc, argv);
 	index_facts();
-	check_categories(rules);
+	check_categories();
 
 	if ((js = open_memstream(&buf, &len)) == NULL)
 		err(1, NULL);
 	open_(NULL, '{');
-	report(rules);
+	report();
 	if (extend)
 		extensions();
 	close_('}');
@@ -806,10 +807,10 @@ main(int argc, char *argv[])
 
 	if (output != NULL)
 		write_output(output, buf, len);
-	else {
+	else
 		fwrite_unlocked(buf, 1, len, stdout);
-		close_stdout();
-	}
+	free(buf);
+	close_stdout();
 	return 0;
 }
 

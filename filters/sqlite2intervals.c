@@ -4,11 +4,11 @@
  * report.  See sqlite2intervals(1).
  *
  * The queries are those of nsys 2024.2's cuda_gpu_trace and
- * cuda_kern_exec_trace reports cut down to the columns an interval needs.
- * Those reports sort by start alone; SQLite's sort is stable, so nsys
- * writes rows that start together in the order its joins produce them.
- * The ORDER BY clauses here spell that order out, so that any SQLite
- * writes the same lines.
+ * cuda_kern_exec_trace reports, cut down to the columns an interval needs.
+ * Those reports sort by start alone, and SQLite's sort is stable, so nsys
+ * writes rows that start together in the order its joins make them.  The
+ * ORDER BY clauses here spell that order out, so that any SQLite, however
+ * it plans the query, writes the same lines.
  */
 #include <sys/stat.h>
 
@@ -26,6 +26,7 @@
 /* Where a row comes from: its table and, but for launches, its kind. */
 enum src { SRC_KERNEL, SRC_MEMCPY, SRC_MEMSET, SRC_RUNTIME, NSRC };
 
+/* The table of each source, for messages. */
 static const char *const tables[NSRC] = {
 	"CUPTI_ACTIVITY_KIND_KERNEL",
 	"CUPTI_ACTIVITY_KIND_MEMCPY",
@@ -33,15 +34,16 @@ static const char *const tables[NSRC] = {
 	"CUPTI_ACTIVITY_KIND_RUNTIME",
 };
 
-/* The kind column of each source; an API call is a launch. */
+/* The kind column of each source: an API call is a launch. */
 static const char *const kinds[NSRC] = {
 	"kernel", "memcpy", "memset", "launch"
 };
 
 /*
- * The columns every query returns, in this order.  A kernel's name comes
- * as the StringIds id in COL_NAMEID, looked up once the rows are sorted:
- * sorting names along with the rows takes three times as long.
+ * The columns every query returns, in this order.  A row has a name, or
+ * for a kernel the StringIds id of its name, looked up once the rows are
+ * sorted: the sort then moves integers only, not names that may run to
+ * kilobytes each.
  */
 enum { COL_START, COL_END, COL_SRC, COL_DEVICE, COL_STREAM, COL_NAME,
 	COL_ROWID, COL_NAMEID };
@@ -60,9 +62,9 @@ static const char builtin_memcpy_oper[] =
     " (13, 'Unified Device-to-Device')";
 
 /*
- * cuda_gpu_trace: kernels, copies and memsets by start; among those that
- * start together kernels, then copies, then memsets (its UNION ALL order),
- * each in rowid order (its table scans).
+ * cuda_gpu_trace: kernels, copies and memsets by start; of those that
+ * start together kernels come first, then copies, then memsets (its UNION
+ * ALL order), each table's in rowid order (its scans).
  */
 static const char gpu_kernel[] =
     "SELECT start, end, 0, deviceId, streamId, NULL, rowid, demangledName"
@@ -75,33 +77,50 @@ static const char gpu_memcpy[] =
 static const char gpu_memset[] =
     "SELECT start, end, 2, deviceId, streamId, '[CUDA memset]', rowid,"
     " NULL FROM CUPTI_ACTIVITY_KIND_MEMSET";
+static const char gpu_order[] = " ORDER BY 1, 3, 7";
 
 /*
  * cuda_kern_exec_trace: each kernel joined to the API call that launched
- * it, by API start; nsys scans the kernels in rowid order and looks up
- * their API calls in an index of correlationId, so ties go by kernel rowid
- * and then API call rowid.  The mask must stay a hex literal: in decimal
- * SQLite reads it as a float and the join finds nothing.
+ * it, by API start.  nsys scans the kernels in rowid order and finds their
+ * API calls through an index of correlationId, so ties go by kernel rowid,
+ * then by API call rowid.  The mask must stay a hex literal: written in
+ * decimal, SQLite reads it as a float and the join finds nothing.
  */
-static const char exec_from[] =
-    " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
-    " JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r"
-    " ON k.correlationId = r.correlationId"
-    " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)"
-    " ORDER BY r.start, k.rowid, r.rowid";
 static const char exec_launch[] =
     "SELECT r.start, r.end, 3, k.deviceId, NULL, NULL, r.rowid,"
     " k.demangledName";
 static const char exec_kernel[] =
     "SELECT k.start, k.end, 0, k.deviceId, NULL, NULL, k.rowid,"
     " k.demangledName";
+static const char exec_from[] =
+    " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
+    " JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r"
+    " ON k.correlationId = r.correlationId"
+    " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)"
+    " ORDER BY r.start, k.rowid, r.rowid";
 
-/* The export being read, as named on the command line. */
+/* The export, as named on the command line. */
 static const char *path;
 /* The export. */
 static sqlite3 *db;
 /* Looks up a kernel name in StringIds by id. */
 static sqlite3_stmt *nameq;
+/* The buffer of stdout: output goes out in large writes. */
+static char outbuf[1 << 20];
+
+/*
+ * Kernel names by string id, in a direct-mapped cache of NCACHE slots.
+ * Names longer than CACHED_MAX are looked up each time, so that the cache
+ * never holds more than NCACHE * CACHED_MAX bytes.
+ */
+#define NCACHE		1024
+#define CACHED_MAX	4096
+static struct {
+	int64_t	 id;		/* whose name the slot holds */
+	char	*name;		/* in buf; NULL if StringIds lacks the id */
+	int	 len;
+	char	 buf[];
+} *cache[NCACHE];
 
 static void
 usage(FILE *fp, int status)
@@ -115,12 +134,16 @@ usage(FILE *fp, int status)
 static void
 dberr(void)
 {
+	if (sqlite3_errcode(db) == SQLITE_NOTADB)
+		errx(1, "%s: not an nsys SQLite export (not an SQLite "
+		    "database)", path);
 	errx(1, "%s: %s", path, sqlite3_errmsg(db));
 }
 
 /*
- * Open the export read-only and immutable, through a URI: nothing is
- * locked or written, so an export in a read-only directory can be read.
+ * Open the export read-only and immutable, through a URI: SQLite then
+ * neither locks nor writes anything, so an export in a read-only
+ * directory can be read.
  */
 static void
 opendb(void)
@@ -132,9 +155,7 @@ opendb(void)
 	int fd;
 
 	/* SQLite says only "unable to open database file"; open(2) says why. */
-	if ((fd = open(path, O_RDONLY)) == -1)
-		err(1, "%s", path);
-	if (fstat(fd, &sb) == -1)
+	if ((fd = open(path, O_RDONLY)) == -1 || fstat(fd, &sb) == -1)
 		err(1, "%s", path);
 	if (S_ISDIR(sb.st_mode))
 		errx(1, "%s: is a directory", path);
@@ -143,7 +164,7 @@ opendb(void)
 	if ((uri = malloc(3 * strlen(path) + sizeof("file://?immutable=1")))
 	    == NULL)
 		err(1, NULL);
-	/* An absolute path after "file://" keeps "//x" from naming a host. */
+	/* After "file://" an absolute "//x" does not name a host x. */
 	p = stpcpy(uri, path[0] == '/' ? "file://" : "file:");
 	for (s = (const unsigned char *)path; *s != '\0'; s++) {
 		if ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
@@ -156,8 +177,9 @@ opendb(void)
 		}
 	}
 	strcpy(p, "?immutable=1");
-	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
-	    NULL) != SQLITE_OK) {
+	/* One thread: no mutex around every call. */
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		if (db == NULL)
 			errx(1, "%s: out of memory", path);
 		dberr();
@@ -165,27 +187,22 @@ opendb(void)
 	free(uri);
 }
 
-/* Whether the export has a table (or view) of this name. */
+/* Whether the export has a table (or view, as nsys allows) of this name. */
 static int
 hastable(const char *name)
 {
 	sqlite3_stmt *st;
-	int rc, found;
+	int rc;
 
-	rc = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master"
-	    " WHERE type IN ('table', 'view') AND name = ?", -1, &st, NULL);
-	if (rc == SQLITE_NOTADB)
-		errx(1, "%s: not an nsys SQLite export (not an SQLite "
-		    "database)", path);
-	if (rc != SQLITE_OK)
-		dberr();
-	if (sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master"
+	    " WHERE type IN ('table', 'view') AND name = ?", -1, &st, NULL) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
 		dberr();
 	if ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE)
 		dberr();
-	found = rc == SQLITE_ROW;
 	sqlite3_finalize(st);
-	return found;
+	return rc == SQLITE_ROW;
 }
 
 /* Exit unless the export has the table. */
@@ -221,6 +238,8 @@ gpuquery(char *q, size_t qsize)
 	if (!haskernel && !hasmemcpy && !hasmemset)
 		errx(1, "%s: not an nsys SQLite export (no table %s, "
 		    "_MEMCPY or _MEMSET)", path, tables[SRC_KERNEL]);
+	if (haskernel)
+		needtable("StringIds");
 	q[0] = '\0';
 	if (hasmemcpy) {
 		add(q, qsize, "WITH memcpy_oper(id, label) AS (");
@@ -230,7 +249,6 @@ gpuquery(char *q, size_t qsize)
 		add(q, qsize, ") ");
 	}
 	if (haskernel) {
-		needtable("StringIds");
 		add(q, qsize, gpu_kernel);
 		sep = " UNION ALL ";
 	}
@@ -243,39 +261,19 @@ gpuquery(char *q, size_t qsize)
 		add(q, qsize, sep);
 		add(q, qsize, gpu_memset);
 	}
-	/* Start, then source (kernels first), then rowid. */
-	add(q, qsize, " ORDER BY 1, 3, 7");
+	add(q, qsize, gpu_order);
 }
 
-/* Write n in decimal and the character sep at p; return the end. */
-static char *
-put_dec(char *p, int64_t n, char sep)
-{
-	char tmp[24], *t = tmp + sizeof(tmp);
-	uint64_t u = n < 0 ? -(uint64_t)n : (uint64_t)n;
-
-	do
-		*--t = '0' + u % 10;
-	while ((u /= 10) != 0);
-	if (n < 0)
-		*--t = '-';
-	memcpy(p, t, tmp + sizeof(tmp) - t);
-	p += tmp + sizeof(tmp) - t;
-	*p++ = sep;
-	return p;
-}
-
-/* Exit naming the row the current result comes from. */
+/* Exit naming the row of the export the current result comes from. */
 static void
 rowerr(sqlite3_stmt *st, const char *what, const char *detail)
 {
-	int src = sqlite3_column_int(st, COL_SRC);
-
-	errx(1, "%s: %s row %lld: %s%s", path, tables[src],
+	errx(1, "%s: %s row %lld: %s%s", path,
+	    tables[sqlite3_column_int(st, COL_SRC)],
 	    (long long)sqlite3_column_int64(st, COL_ROWID), what, detail);
 }
 
-/* The start or end column of the current row, in ns. */
+/* The start or end column of the current result, in ns. */
 static int64_t
 ns(sqlite3_stmt *st, int col, const char *what)
 {
@@ -295,7 +293,7 @@ ns(sqlite3_stmt *st, int col, const char *what)
 	return v;
 }
 
-/* Write the device or stream column and a tab at p: "-" when NULL. */
+/* Write the device or stream column and a tab at p, "-" for NULL. */
 static char *
 put_id(sqlite3_stmt *st, int col, const char *what, char *p)
 {
@@ -305,60 +303,104 @@ put_id(sqlite3_stmt *st, int col, const char *what, char *p)
 		*p++ = '\t';
 		return p;
 	case SQLITE_INTEGER:
-		return put_dec(p, sqlite3_column_int64(st, col), '\t');
+		p = fmt_int(p, sqlite3_column_int64(st, col));
+		*p++ = '\t';
+		return p;
 	default:
 		rowerr(st, what, " is not an integer");
 		return p;
 	}
 }
 
+/* Exit unless the other filters can read a line with this name. */
+static void
+checkname(sqlite3_stmt *st, const char *name, int len)
+{
+	char detail[64];
+
+	if ((size_t)len > H3_MAXFIELD) {
+		snprintf(detail, sizeof(detail), " longer than %u bytes",
+		    H3_MAXFIELD);
+		rowerr(st, "name", detail);
+	}
+	if (memchr(name, '\0', len) != NULL)
+		rowerr(st, "name", " holds a NUL byte");
+	if (!utf8_valid(name, len))
+		rowerr(st, "name", " is not valid UTF-8");
+}
+
 /*
- * The name of the current row and its length: its name column, else the
- * string of its name id.  NULL, which nsys writes as an empty name, for
- * neither or an id StringIds lacks.
+ * The string of a name id, or NULL if StringIds lacks it, and its length.
+ * Kernels run in loops, so the same few names come again and again; the
+ * cache keeps them, checked, to spare looking them up.
+ */
+static const char *
+stringid(sqlite3_stmt *st, sqlite3_value *id, int *lenp)
+{
+	const char *name;
+	int64_t n = -1;
+	int rc, slot = 0;
+
+	if (sqlite3_value_type(id) == SQLITE_INTEGER &&
+	    (n = sqlite3_value_int64(id)) >= 0) {
+		slot = n % NCACHE;
+		if (cache[slot] != NULL && cache[slot]->id == n) {
+			*lenp = cache[slot]->len;
+			return cache[slot]->name;
+		}
+	}
+	sqlite3_reset(nameq);
+	if (sqlite3_bind_value(nameq, 1, id) != SQLITE_OK)
+		dberr();
+	*lenp = 0;
+	if ((rc = sqlite3_step(nameq)) == SQLITE_ROW) {
+		name = (const char *)sqlite3_column_text(nameq, 0);
+		*lenp = sqlite3_column_bytes(nameq, 0);
+		if (name != NULL)
+			checkname(st, name, *lenp);
+	} else if (rc == SQLITE_DONE)
+		name = NULL;
+	else
+		dberr();
+	if (n >= 0 && *lenp <= CACHED_MAX) {
+		if (cache[slot] == NULL && (cache[slot] = malloc(
+		    sizeof(*cache[slot]) + CACHED_MAX)) == NULL)
+			err(1, NULL);
+		cache[slot]->id = n;
+		cache[slot]->len = *lenp;
+		cache[slot]->name = name == NULL ? NULL :
+		    memcpy(cache[slot]->buf, name, *lenp);
+	}
+	return name;
+}
+
+/*
+ * The name of the current result and its length: the name column, else
+ * the string of the name id.  NULL, which nsys writes as an empty name,
+ * when there is neither or StringIds lacks the id.
  */
 static const char *
 rowname(sqlite3_stmt *st, int *lenp)
 {
-	static const char *name;	/* of the id looked up last */
-	static int namelen;
-	static int64_t lastid = -1;	/* ids are never negative */
 	sqlite3_value *id;
-	int rc;
+	const char *name;
 
-	if (sqlite3_column_type(st, COL_NAMEID) == SQLITE_NULL) {
-		name = (const char *)sqlite3_column_text(st, COL_NAME);
-		*lenp = sqlite3_column_bytes(st, COL_NAME);
-		lastid = -1;
-		return name;
-	}
-	/* Kernels run in loops: the same name often comes again. */
 	id = sqlite3_column_value(st, COL_NAMEID);
-	if (sqlite3_value_type(id) != SQLITE_INTEGER ||
-	    sqlite3_value_int64(id) != lastid) {
-		sqlite3_reset(nameq);
-		if (sqlite3_bind_value(nameq, 1, id) != SQLITE_OK)
-			dberr();
-		if ((rc = sqlite3_step(nameq)) == SQLITE_ROW) {
-			name = (const char *)sqlite3_column_text(nameq, 0);
-			namelen = sqlite3_column_bytes(nameq, 0);
-		} else if (rc == SQLITE_DONE)
-			name = NULL;
-		else
-			dberr();
-		lastid = sqlite3_value_type(id) == SQLITE_INTEGER ?
-		    sqlite3_value_int64(id) : -1;
-	}
-	*lenp = namelen;
+	if (sqlite3_value_type(id) != SQLITE_NULL)
+		return stringid(st, id, lenp);
+	name = (const char *)sqlite3_column_text(st, COL_NAME);
+	*lenp = sqlite3_column_bytes(st, COL_NAME);
+	if (name != NULL)
+		checkname(st, name, *lenp);
 	return name;
 }
 
-/* Run the query and write an interval line per row. */
+/* Run the query and write an interval line for each result. */
 static void
 run(const char *query)
 {
 	sqlite3_stmt *st;
-	char buf[6 * 24], *p;
+	char buf[5 * 24], *p;
 	const char *name;
 	int64_t start, end;
 	int rc, namelen;
@@ -379,8 +421,10 @@ run(const char *query)
 			    "%lld", (long long)end, (long long)start);
 			rowerr(st, "end", detail);
 		}
-		p = put_dec(buf, start, '\t');
-		p = put_dec(p, end, '\t');
+		p = fmt_int(buf, start);
+		*p++ = '\t';
+		p = fmt_int(p, end);
+		*p++ = '\t';
 		p = stpcpy(p, kinds[sqlite3_column_int(st, COL_SRC)]);
 		*p++ = '\t';
 		p = put_id(st, COL_DEVICE, "deviceId", p);
@@ -388,8 +432,6 @@ run(const char *query)
 		*p++ = '-';
 		*p++ = '\t';
 		name = rowname(st, &namelen);
-		if (name != NULL && !utf8_valid(name, namelen))
-			rowerr(st, "name", " is not valid UTF-8");
 		fwrite_unlocked(buf, 1, p - buf, stdout);
 		if (name != NULL)
 			put_escaped(name, namelen);
@@ -422,21 +464,19 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 1)
-		usage(stderr, EXIT_USAGE);
-	if (strcmp(type, "gpu") != 0 && strcmp(type, "launch") != 0 &&
-	    strcmp(type, "kernel") != 0)
+	if (argc != 1 || (strcmp(type, "gpu") != 0 &&
+	    strcmp(type, "launch") != 0 && strcmp(type, "kernel") != 0))
 		usage(stderr, EXIT_USAGE);
 	path = argv[0];
 
 	opendb();
-	if (setvbuf(stdout, NULL, _IOFBF, 1 << 20) != 0)
+	/* glibc ignores the size unless it is given the buffer too. */
+	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
 		err(1, "setvbuf");
 
-	if (strcmp(type, "gpu") == 0) {
+	if (strcmp(type, "gpu") == 0)
 		gpuquery(query, sizeof(query));
-		run(query);
-	} else {
+	else {
 		needtable(tables[SRC_KERNEL]);
 		needtable(tables[SRC_RUNTIME]);
 		needtable("StringIds");
@@ -444,8 +484,8 @@ main(int argc, char *argv[])
 		add(query, sizeof(query), strcmp(type, "launch") == 0 ?
 		    exec_launch : exec_kernel);
 		add(query, sizeof(query), exec_from);
-		run(query);
 	}
+	run(query);
 
 	if (sqlite3_close(db) != SQLITE_OK)
 		dberr();

@@ -1,13 +1,18 @@
 # fuzz/fuzz.mk: `make fuzz` fuzzes every parser of the filters with AFL++
 # (Debian: apt-get install afl++) for FUZZ_SECONDS each and fails if any
-# input crashes or hangs a filter; see scripts/fuzz.  The filters are built
-# as they are, instrumented and with the sanitizers, in a tree of their own.
+# input crashes or hangs a filter; see scripts/fuzz and fuzz/targets.  The
+# filters are built as they are, instrumented by afl-clang-fast and with
+# the sanitizers, in a tree of their own.
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= build-fuzz
 FUZZ_CC ?= afl-clang-fast
+
+# Included anywhere, this file leaves the includer's default goal alone.
+fuzz_goal := $(.DEFAULT_GOAL)
 
 fuzz:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN=1 all
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_BUILD)/bin
 
 .PHONY: fuzz
+.DEFAULT_GOAL := $(fuzz_goal)

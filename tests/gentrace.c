@@ -514,14 +514,15 @@ static struct out gpu_out, kexec_out;
 static void
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr, "usage: gentrace [-h] [-a sage2|sdpa] [-l layers] "
-	    "[-m crlf|quoted]\n"
+	fprintf(status == 0 ? stdout : stderr, "usage: gentrace [-h] "
+	    "[-a sage2|sdpa] [-l layers] [-m crlf|quoted]\n"
 	    "           [-n kernels | -t steps] [-r height] [-s seed] "
 	    "[-v 2024|2022]\n"
 	    "           -o dir/prefix\n");
 	exit(status);
 }
 
+/* The next pseudo-random number: splitmix64, the same on every machine. */
 static uint64_t
 rnd(void)
 {
@@ -849,9 +850,8 @@ put_launch_row(const struct ev *e)
 }
 
 /*
- * Write what can no longer be preceded: every future launch call starts
- * at or after the later of the threads' lower bounds, and its work at
- * least LAT_MIN after that.
+ * Write what can no longer be preceded: no future launch call starts
+ * before api_bound, and no work on the GPU before LAT_MIN after that.
  */
 static void
 drain(int64_t api_bound)
@@ -914,7 +914,8 @@ issue(int tid, const struct op *op)
 {
 	const struct opdef *d;
 	struct ev e;
-	int64_t lat, host, s;
+	int64_t lat, host;
+	int s;
 
 	if (done)
 		return;
@@ -1005,15 +1006,16 @@ run_script(const struct op *script, int extra)
 static void
 generate(const char *attn, unsigned layers, unsigned steps)
 {
+	const struct op *attention;
 	unsigned step, layer;
 
+	attention = strcmp(attn, "sage2") == 0 ? attn_sage2 : attn_sdpa;
 	run_script(run_head, 0);
 	for (step = 0; by_count ? !done : step < steps; step++) {
 		run_script(step_head, 0);
 		for (layer = 0; layer < layers && !done; layer++) {
 			run_script(block_head, 1);
-			run_script(strcmp(attn, "sage2") == 0 ? attn_sage2 :
-			    attn_sdpa, 1);
+			run_script(attention, 1);
 			run_script(block_tail, 1);
 		}
 		run_script(step_tail, 0);

@@ -205,6 +205,22 @@ ivin_close(struct ivin *r)
 }
 
 /*
+ * Whether none of the eight bytes of w is a control character, a backslash
+ * or non-ASCII: such a word needs neither escaping nor UTF-8 decoding.
+ * Kernel names are long and plain, so this is the common case.
+ */
+int
+plainword(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t highs = 0x8080808080808080ULL;
+	uint64_t bs = w ^ (ones * '\\');
+
+	return (((w - ones * 0x20) & ~w) | ((bs - ones) & ~bs) | w) &
+	    highs ? 0 : 1;
+}
+
+/*
  * Write a name as a column: backslash, tab, newline and carriage return
  * become \\, \t, \n and \r, so a name never splits a line or a column.
  */
@@ -212,21 +228,29 @@ void
 put_escaped(const char *s, size_t len)
 {
 	const char *end = s + len, *run = s;
+	uint64_t w;
 
-	for (; s < end; s++) {
+	while (s < end) {
 		char c;
 
-		switch (*s) {
+		if (end - s >= 8) {
+			memcpy(&w, s, 8);
+			if (plainword(w)) {
+				s += 8;
+				continue;
+			}
+		}
+		switch (*s++) {
 		case '\\': c = '\\'; break;
 		case '\t': c = 't'; break;
 		case '\n': c = 'n'; break;
 		case '\r': c = 'r'; break;
 		default: continue;
 		}
-		fwrite_unlocked(run, 1, s - run, stdout);
+		fwrite_unlocked(run, 1, s - 1 - run, stdout);
 		putchar_unlocked('\\');
 		putchar_unlocked(c);
-		run = s + 1;
+		run = s;
 	}
 	fwrite_unlocked(run, 1, end - run, stdout);
 }
@@ -254,19 +278,31 @@ unescape(char *s)
 	return w - s;
 }
 
-/* Write n in decimal: printf is the hot spot of a filter otherwise. */
-static void
-put_int(int64_t n)
+/*
+ * Write n in decimal at p, unterminated, and return the end: printf is
+ * the hot spot of a filter otherwise.
+ */
+char *
+fmt_int(char *p, int64_t n)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char buf[24], *b = buf + sizeof(buf);
 	uint64_t u = n < 0 ? -(uint64_t)n : (uint64_t)n;
 
 	do
-		*--p = '0' + u % 10;
+		*--b = '0' + u % 10;
 	while ((u /= 10) != 0);
 	if (n < 0)
-		*--p = '-';
-	fwrite_unlocked(p, 1, buf + sizeof(buf) - p, stdout);
+		*--b = '-';
+	memcpy(p, b, buf + sizeof(buf) - b);
+	return p + (buf + sizeof(buf) - b);
+}
+
+static void
+put_int(int64_t n)
+{
+	char buf[24];
+
+	fwrite_unlocked(buf, 1, fmt_int(buf, n) - buf, stdout);
 }
 
 void

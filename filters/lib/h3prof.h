@@ -65,7 +65,9 @@ int	 ivin_next(struct ivin *, struct interval *);
 void	 ivin_close(struct ivin *);
 
 int	 parse_ns(const char *, int64_t *);
+int	 plainword(uint64_t);
 void	 put_escaped(const char *, size_t);
+char	*fmt_int(char *, int64_t);
 size_t	 unescape(char *);
 void	 put_interval(const struct interval *);
 void	 put_fact(const char *prefix, const char *key, int64_t);

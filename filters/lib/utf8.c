@@ -3,6 +3,7 @@
  * its input.  See h3prof.h.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "h3prof.h"
 
@@ -43,7 +44,16 @@ utf8_valid(const char *str, size_t len)
 	size_t n;
 
 	for (; s < end; s += n) {
+		uint64_t w;
+
 		n = 1;
+		if (end - s >= 8) {
+			memcpy(&w, s, 8);
+			if (plainword(w)) {
+				n = 8;
+				continue;
+			}
+		}
 		if (*s >= 0x80 && (n = seqlen(s, end - s)) == 0)
 			return 0;
 	}
