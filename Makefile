@@ -73,7 +73,17 @@ check: $(BUILD)/gentrace
 bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) scripts/bench
 
+# The scripts find the filters beside them and the rules in ../share.
+SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/h3prof \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 $(PROGS) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 rules/h3.rules $(DESTDIR)$(PREFIX)/share/h3prof
+	install -m 644 $(FILTERS:%=filters/%.1) $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 filters/h3prof.5 $(DESTDIR)$(PREFIX)/share/man/man5
+
 clean:
 	rm -rf build build-san
 
-.PHONY: all bench check clean
+.PHONY: all bench check clean install

@@ -1,7 +1,8 @@
 -- The tables sqlite2intervals and nsys stats read, as nsys 2023.1 (export
 -- schema 3.1.2) writes them: EXPORT_META_DATA, ENUM_* tables (enums.sql),
--- no greenContextId.  Column lists are those of the real export (its
--- MEMSET table as its KERNEL and MEMCPY tables change from 2.7.0);
+-- no greenContextId.  Column lists are those of the real export, whose
+-- MEMSET table is missing (it had no memsets): this one is 2.7.0's
+-- without the REFERENCES, as 3.1.2 dropped them from the others.
 -- TARGET_INFO_GPU keeps only the columns nsys stats reads.
 CREATE TABLE EXPORT_META_DATA (name TEXT NOT NULL, value TEXT);
 INSERT INTO EXPORT_META_DATA VALUES
