@@ -51,7 +51,7 @@ $(LIB): $(LIBOBJS)
 
 $(BIN)/%: filters/%.c filters/lib/h3prof.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS_$*)
+	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS_$*) -lm
 
 check: all
 	BIN=$(abspath $(BIN)) tests/run

@@ -71,6 +71,7 @@ main(int argc, char *argv[])
 
 	rules = rules_load(rulespath);
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 0);
+	buffer_stdout();
 
 	while (ivin_next(&in, &iv)) {
 		if (iv.full && strcmp(iv.kind, "kernel") == 0)

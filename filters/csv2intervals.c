@@ -567,8 +567,7 @@ main(int argc, char *argv[])
 		usage(EXIT_USAGE);
 
 	lines_open(&r.in, argc == 1 ? argv[0] : "-");
-	if (setvbuf(stdout, NULL, _IOFBF, 1 << 20) != 0)
-		err(1, "setvbuf");
+	buffer_stdout();
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL |
 	    CSV_REPALL_NL) != 0)
 		errx(1, "csv_init failed");

@@ -4,7 +4,6 @@
  * See gapstat(1).
  */
 #include <err.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,21 +44,6 @@ percentile(size_t p)
 	if (ngaps == 0)
 		return 0;
 	return gaps[(p * ngaps + 99) / 100 - 1];
-}
-
-/*
- * total / count rounded once to the nearest double, as Python divides
- * integers.  total >= count (every gap is 1 ns or more), so the quotient
- * of total * 2^64 has 65 bits or more: with the remainder folded into its
- * last bit, its conversion to double is the one rounding.
- */
-static double
-divide(int64_t total, int64_t count)
-{
-	unsigned __int128 n = (unsigned __int128)total << 64, q;
-
-	q = n / (uint64_t)count | (n % (uint64_t)count != 0);
-	return ldexp((double)q, -64);
 }
 
 int
@@ -131,7 +115,7 @@ main(int argc, char *argv[])
 	if (count == 0)
 		put_fact(prefix, "average_ns", 0);
 	else {
-		pyfloat(avg, divide(total, count));
+		pyfloat(avg, pydiv(total, count));
 		printf("%saverage_ns\t%s\n", prefix, avg);
 	}
 	if (quantiles) {

@@ -105,8 +105,6 @@ static const char *path;
 static sqlite3 *db;
 /* Looks up a kernel name in StringIds by id. */
 static sqlite3_stmt *nameq;
-/* The buffer of stdout: output goes out in large writes. */
-static char outbuf[1 << 20];
 
 /*
  * Kernel names by string id, in a direct-mapped cache of NCACHE slots.
@@ -471,8 +469,7 @@ main(int argc, char *argv[])
 
 	opendb();
 	/* glibc ignores the size unless it is given the buffer too. */
-	if (setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf)) != 0)
-		err(1, "setvbuf");
+	buffer_stdout();
 
 	if (strcmp(type, "gpu") == 0)
 		gpuquery(query, sizeof(query));

@@ -11,6 +11,8 @@ FUZZ_CC ?= afl-clang-fast
 fuzz_goal := $(.DEFAULT_GOAL)
 
 fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: no $(FUZZ_CC):" \
+	    "apt-get install afl++ libclang-rt-14-dev" >&2; exit 1; }
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN=1 all
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_BUILD)/bin
 

@@ -334,6 +334,19 @@ put_fact(const char *prefix, const char *key, int64_t v)
 	putchar_unlocked('\n');
 }
 
+/*
+ * Give stdout a large buffer: a filter that writes a line per row would
+ * otherwise make a write(2) per 4 KiB, glibc's size for a pipe.
+ */
+void
+buffer_stdout(void)
+{
+	static char buf[1 << 20];
+
+	if (setvbuf(stdout, buf, _IOFBF, sizeof(buf)) != 0)
+		err(1, "setvbuf");
+}
+
 /* A write error, a full disk among them, must not pass for success. */
 void
 close_stdout(void)

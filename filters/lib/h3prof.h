@@ -71,6 +71,7 @@ char	*fmt_int(char *, int64_t);
 size_t	 unescape(char *);
 void	 put_interval(const struct interval *);
 void	 put_fact(const char *prefix, const char *key, int64_t);
+void	 buffer_stdout(void);
 void	 close_stdout(void);
 
 /*
