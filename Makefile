@@ -83,7 +83,9 @@ install: all
 	install -m 644 $(FILTERS:%=filters/%.1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 filters/h3prof.5 $(DESTDIR)$(PREFIX)/share/man/man5
 
+include fuzz/fuzz.mk
+
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 .PHONY: all bench check clean install

@@ -203,7 +203,8 @@ main(int argc, char *argv[])
 	}
 	ivin_close(&in);
 
-	qsort(kernels, nkernels, sizeof(*kernels), bytime);
+	if (nkernels > 0)	/* qsort(3) takes no null pointer */
+		qsort(kernels, nkernels, sizeof(*kernels), bytime);
 	if ((size_t)count > nkernels)
 		count = nkernels;
 	for (i = 0; i < (size_t)count; i++) {
