@@ -72,18 +72,25 @@ check: $(BUILD)/gentrace
 # BENCH_BIG=1: see scripts/bench.
 bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) scripts/bench
+	BUILD=$(abspath $(BUILD)) scripts/bench-sweep
 
 # The scripts find the filters beside them and the rules in ../share.
-SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts
+SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
+	scripts/h3summary
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/h3prof \
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(PROGS) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
-	install -m 644 rules/h3.rules $(DESTDIR)$(PREFIX)/share/h3prof
+	install -m 644 rules/h3.rules pipeline.mk $(DESTDIR)$(PREFIX)/share/h3prof
 	install -m 644 $(FILTERS:%=filters/%.1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 filters/h3prof.5 $(DESTDIR)$(PREFIX)/share/man/man5
 
 include fuzz/fuzz.mk
+
+# Sweeps: make reports [TRACES='runs/*'] [OUT=dir] [REPORTS=dir] [-j N] [-k];
+# see pipeline.mk.  It runs the filters of this build.
+H3PROF_BIN = $(BIN)
+include pipeline.mk
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -18,8 +18,12 @@
 # REPORTS	where the summaries go (default: reports).
 # REPEAT_KEYS	configuration keys that tell repeats apart, left out when
 #		runs are grouped (default: rep repeat trial seed).
-# H3PROF_BIN	the filters (default: build/bin beside this file).
-# H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it).
+# H3PROF_BIN	the filters (default: build/bin beside this file, or
+#		PREFIX/bin if it is installed in PREFIX/share/h3prof).
+# H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it,
+#		or h3.rules if installed).
+# H3PROF_SCRIPTS h3facts, h3report, h3summary (default: scripts beside
+#		it, or PREFIX/bin if installed).
 #
 # What it makes, all written to a temporary file and renamed, so that none
 # is ever partial:
@@ -54,13 +58,22 @@ H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
 # The includer's default goal stays its own; run alone, it is reports.
 h3_goal := $(or $(.DEFAULT_GOAL),$(if $(word 2,$(MAKEFILE_LIST)),,reports))
 
+# In a checkout the filters are built in build/bin; installed, this file
+# is in PREFIX/share/h3prof, beside the rules, and the filters and scripts
+# are in PREFIX/bin.
+ifneq ($(wildcard $(H3PROF_DIR)rules/h3.rules),)
+H3PROF_BIN ?= $(H3PROF_DIR)build/bin
+H3PROF_RULES ?= $(H3PROF_DIR)rules/h3.rules
+H3PROF_SCRIPTS ?= $(H3PROF_DIR)scripts
+else
+H3PROF_BIN ?= $(H3PROF_DIR)../../bin
+H3PROF_RULES ?= $(H3PROF_DIR)h3.rules
+H3PROF_SCRIPTS ?= $(H3PROF_BIN)
+endif
 TRACES ?= $(H3PROF_DIR)samples/*
 OUT ?=
 REPORTS ?= reports
 REPEAT_KEYS ?= rep repeat trial seed
-H3PROF_BIN ?= $(H3PROF_DIR)build/bin
-H3PROF_RULES ?= $(H3PROF_DIR)rules/h3.rules
-H3PROF_SCRIPTS ?= $(H3PROF_DIR)scripts
 
 # What a report depends on besides its run's files.
 h3_report := $(H3PROF_SCRIPTS)/h3report
