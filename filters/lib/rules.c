@@ -14,6 +14,8 @@
 
 #include "h3prof.h"
 
+/* Most categories a rules file may declare: as many as tally(1) takes. */
+#define MAXCATEGORIES	1024
 /* The rules file used when no path is given, relative to the program. */
 #define BESIDE_BIN	"/../share/h3prof/h3.rules"
 
@@ -104,6 +106,9 @@ declare(struct rules *r, struct lines *l, char *p)
 	if (find(r, name) != -1)
 		errx(1, "%s:%lu: duplicate category \"%s\"", l->path,
 		    l->lineno, name);
+	if (r->ncat == MAXCATEGORIES)
+		errx(1, "%s:%lu: more than %d categories", l->path,
+		    l->lineno, MAXCATEGORIES);
 	if (*desc == '\0')
 		errx(1, "%s:%lu: category \"%s\" has no description",
 		    l->path, l->lineno, name);
