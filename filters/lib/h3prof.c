@@ -161,6 +161,10 @@ ivin_next(struct ivin *r, struct interval *iv)
 
 	if ((line = lines_next(l, NULL)) == NULL)
 		return 0;
+	/* Filters end every line: a line without an end may be torn. */
+	if (l->eof)
+		errx(1, "%s:%lu: no newline at the end of the input: is it "
+		    "cut short?", l->path, l->lineno);
 	p = line;
 	start = column(&p);
 	end = column(&p);

@@ -31,7 +31,9 @@ struct lines {
 	size_t		 cap;		/* bytes allocated in buf */
 	size_t		 off;		/* start of the unread bytes in buf */
 	size_t		 len;		/* end of the unread bytes in buf */
-	int		 eof;		/* read(2) has returned 0 */
+	int		 eof;		/* read(2) has returned 0: set as
+					   lines_next returns a last line
+					   without a newline, or NULL */
 };
 
 void	 lines_open(struct lines *, const char *path);
