@@ -101,6 +101,8 @@ static const char exec_from[] =
 
 /* The export, as named on the command line. */
 static const char *path;
+/* Write bare intervals: start and end only. */
+static int bflag;
 /* The export. */
 static sqlite3 *db;
 /* Looks up a kernel name in StringIds by id. */
@@ -123,7 +125,7 @@ static struct {
 static void
 usage(FILE *fp, int status)
 {
-	fprintf(fp, "usage: sqlite2intervals [-t gpu|launch|kernel] "
+	fprintf(fp, "usage: sqlite2intervals [-b] [-t gpu|launch|kernel] "
 	    "file.sqlite\n");
 	exit(status);
 }
@@ -405,7 +407,7 @@ run(const char *query)
 
 	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
 		dberr();
-	if (hastable("StringIds") && sqlite3_prepare_v2(db,
+	if (!bflag && hastable("StringIds") && sqlite3_prepare_v2(db,
 	    "SELECT value FROM StringIds WHERE id = ?", -1, &nameq, NULL) !=
 	    SQLITE_OK)
 		dberr();
@@ -422,6 +424,11 @@ run(const char *query)
 		p = fmt_int(buf, start);
 		*p++ = '\t';
 		p = fmt_int(p, end);
+		if (bflag) {	/* no name to look up, no ids to check */
+			*p++ = '\n';
+			fwrite_unlocked(buf, 1, p - buf, stdout);
+			continue;
+		}
 		*p++ = '\t';
 		p = stpcpy(p, kinds[sqlite3_column_int(st, COL_SRC)]);
 		*p++ = '\t';
@@ -448,8 +455,11 @@ main(int argc, char *argv[])
 	const char *type = "gpu";
 	int ch;
 
-	while ((ch = getopt(argc, argv, "ht:")) != -1) {
+	while ((ch = getopt(argc, argv, "bht:")) != -1) {
 		switch (ch) {
+		case 'b':
+			bflag = 1;
+			break;
 		case 'h':
 			usage(stdout, 0);
 			break;
