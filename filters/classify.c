@@ -17,7 +17,8 @@ static char	*unescaped;
 /* Bytes allocated in unescaped: grows to the longest such name only. */
 static size_t	 unescapedcap;
 
-static void
+/* Status 0 is -h: the usage goes to stdout. */
+static _Noreturn void
 usage(int status)
 {
 	fputs("usage: classify [-r rules] [file]\n", status ? stderr : stdout);
@@ -52,11 +53,11 @@ main(int argc, char *argv[])
 	const char *rulespath = NULL;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "hr:")) != -1) {
+	while ((ch = getopt_long(argc, argv, "hr:", helpopt,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
-			break;
 		case 'r':
 			rulespath = optarg;
 			break;

@@ -547,7 +547,8 @@ main(int argc, char *argv[])
 	size_t len;
 	int ch, c;
 
-	while ((ch = getopt(argc, argv, "bhk")) != -1) {
+	while ((ch = getopt_long(argc, argv, "bhk", helpopt,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			bflag = 1;

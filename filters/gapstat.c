@@ -56,7 +56,8 @@ main(int argc, char *argv[])
 	int64_t start = 0, end = 0, gap, count = 0, total = 0, max = 0;
 	int ch, idle = 0, quantiles = 0, first = 1;
 
-	while ((ch = getopt(argc, argv, "hp:qu")) != -1) {
+	while ((ch = getopt_long(argc, argv, "hp:qu", helpopt,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);

@@ -22,7 +22,8 @@ main(int argc, char *argv[])
 	int64_t ls, le, rs, re, count = 0, ns = 0;
 	int ch, totals = 0, moreleft, moreright;
 
-	while ((ch = getopt(argc, argv, "hp:t")) != -1) {
+	while ((ch = getopt_long(argc, argv, "hp:t", helpopt,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);

@@ -765,7 +765,8 @@ main(int argc, char *argv[])
 	size_t len = 0;
 	int ch, i, extend = 0;
 
-	while ((ch = getopt(argc, argv, "ho:r:x")) != -1) {
+	while ((ch = getopt_long(argc, argv, "ho:r:x", helpopt,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);

@@ -142,7 +142,8 @@ main(int argc, char *argv[])
 	int64_t count = 0, ns = 0, start = INT64_MAX, end = 0, len;
 	int ch, bystream = 0;
 
-	while ((ch = getopt(argc, argv, "hk:p:s")) != -1) {
+	while ((ch = getopt_long(argc, argv, "hk:p:s", helpopt,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);

@@ -158,7 +158,8 @@ main(int argc, char *argv[])
 	size_t i, namelen;
 	int ch;
 
-	while ((ch = getopt(argc, argv, "hn:p:")) != -1) {
+	while ((ch = getopt_long(argc, argv, "hn:p:", helpopt,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);

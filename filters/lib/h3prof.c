@@ -11,6 +11,11 @@
 
 #include "h3prof.h"
 
+const struct option helpopt[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
 /* Bytes read(2) asks for at a time; the buffer grows only for long lines. */
 #define READ_CHUNK	(256 * 1024)
 

@@ -8,6 +8,7 @@
 #ifndef H3PROF_H
 #define H3PROF_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -65,6 +66,9 @@ struct ivin {
 void	 ivin_open(struct ivin *, const char *path, int sorted);
 int	 ivin_next(struct ivin *, struct interval *);
 void	 ivin_close(struct ivin *);
+
+/* The long options of every filter, for getopt_long: --help is -h. */
+extern const struct option helpopt[];
 
 int	 parse_ns(const char *, int64_t *);
 int	 plainword(uint64_t);
