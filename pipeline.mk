@@ -7,12 +7,20 @@
 # GNU make 4.3 or later, bash and jq.  What it reads:
 #
 # TRACES	the run directories, shell patterns allowed (default: the
-#		samples of h3prof).  Each holds one pair of nsys stats CSV
-#		exports: cuda_gpu_trace.csv and cuda_kern_exec_trace.csv, or
-#		PREFIX_ before each, or PREFIX_gputrace.csv and
-#		PREFIX_kernexectrace.csv.  Other files a pattern matches are
-#		left out.  See scripts/h3report for the rest, the run's
-#		configuration among it.
+#		samples of h3prof).  Each holds its trace as one of, the
+#		first found winning:
+#		- a pair of nsys stats CSV exports: cuda_gpu_trace.csv and
+#		  cuda_kern_exec_trace.csv, or PREFIX_ before each, or
+#		  PREFIX_gputrace.csv and PREFIX_kernexectrace.csv;
+#		- an nsys SQLite export, NAME.sqlite;
+#		- an nsys report, NAME.nsys-rep, which needs nsys: it is
+#		  exported (nsys export --type sqlite) to NAME.sqlite beside
+#		  the run's report.json, and the export kept for next time.
+#		Other files a pattern matches are left out.  See
+#		scripts/h3report for the rest, the run's configuration
+#		among it.
+# NSYS		the nsys that exports NAME.nsys-rep (default: nsys on the
+#		PATH).
 # OUT		if set, RUN/report.json is written as OUT/NAME/report.json,
 #		NAME the last part of RUN's path: for read-only archives.
 # REPORTS	where the summaries go (default: reports).
@@ -42,16 +50,18 @@
 #			again when they change.
 #
 # make -j N reduces N runs at once; the files are the same as with -j 1.
-# A report is made again only when its trace pair, its configuration file,
-# a filter, a script, the rules or this file changed.  Without -k, make
-# stops at the first run it cannot reduce; with -k, it reduces every other
-# run, writes the summary, which lists the failed runs, and then fails.
+# A report is made again only when its trace (the CSV pair, the SQLite
+# export or the nsys report; an export and the report it was made from),
+# its configuration file, a filter, a script, the rules or this file
+# changed.  Without -k, make stops at the first run it cannot reduce; with
+# -k, it reduces every other run, writes the summary, which lists the
+# failed runs, and then fails.
 # A run path that holds a character make cannot carry in a file name
 # (whitespace, : # % $, quotes or other shell characters) is an error that
 # says so: rename it.
 #
 # make clean-reports removes the summaries and the runs' reports and
-# error records.
+# error records; it leaves the SQLite exports of nsys reports.
 
 H3PROF_MK := $(lastword $(MAKEFILE_LIST))
 H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
@@ -78,9 +88,9 @@ REPEAT_KEYS ?= rep repeat trial seed
 # What a report depends on besides its run's files.
 h3_report := $(H3PROF_SCRIPTS)/h3report
 h3_summary := $(H3PROF_SCRIPTS)/h3summary
-h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals classify tally gapstat \
-	merge intersect topkernels reportjson) $(H3PROF_SCRIPTS)/h3facts \
-	$(h3_report) $(H3PROF_RULES) $(H3PROF_MK)
+h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
+	classify tally gapstat merge intersect topkernels reportjson) \
+	$(H3PROF_SCRIPTS)/h3facts $(h3_report) $(H3PROF_RULES) $(H3PROF_MK)
 
 # Characters make cannot carry in a file name, and quotes, which the
 # recipes use.
@@ -166,5 +176,8 @@ clean-reports:
 h3-force:
 
 .PHONY: reports clean-reports h3-errors h3-failed h3-force
+
+# make profile and make sweep, which make the runs this file reduces.
+include $(H3PROF_DIR)sweep.mk
 
 .DEFAULT_GOAL := $(h3_goal)

@@ -455,7 +455,7 @@ main(int argc, char *argv[])
 	const char *type = "gpu";
 	int ch;
 
-	while ((ch = getopt(argc, argv, "bht:")) != -1) {
+	while ((ch = getopt_long(argc, argv, "bht:", helpopt, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			bflag = 1;

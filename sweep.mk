@@ -1,0 +1,103 @@
+# sweep.mk: profile commands with nsys into the run directories that
+# pipeline.mk reduces: one run, or a whole sweep of them with GNU parallel,
+# one job per GPU, on this machine or over several.
+#
+#	make profile RUN=runs/NAME CMD='command' [CONFIG='KEY=VALUE ...']
+#	make sweep SWEEP=sweep.tsv [GPUS=N] [HOSTS=file] [HALT=now|soon|never]
+#	    [SWEEPDIR=dir] [SWEEP_ENV='VAR ...']
+#
+# Include it from a Makefile of your own (pipeline.mk includes it), or run
+# it with make -f; it needs GNU make 4.3 or later, bash and jq, and for
+# make sweep GNU parallel.  What it reads:
+#
+# NSYS		nsys (default: nsys from the PATH).
+# NSYS_FLAGS	the options of nsys profile (default: -t cuda,nvtx
+#		--cuda-graph-trace=node --force-overwrite=true: CUDA and NVTX,
+#		and each kernel a CUDA graph launches).
+# RUN		make profile: the run directory to make.
+# CMD		make profile: the command, a shell command line; its KEY=VALUE
+#		words at the start are settings.  A $ in it is make's: write
+#		$$ for the shell.
+# CONFIG	make profile: more settings, KEY=VALUE words.
+# SWEEP		make sweep: the sweep file, a line per run: its name, a tab,
+#		its command (with KEY=VALUE settings first, as CMD).
+# SWEEPDIR	make sweep: where the runs go, as SWEEPDIR/NAME (default: runs),
+#		with the sweep's job log SWEEPDIR/S.joblog (S: the sweep file's
+#		name without its extension).
+# GPUS		make sweep: jobs at once on each machine, one per GPU
+#		(default 1).
+# HOSTS		make sweep: run the jobs on the machines of this parallel
+#		--sshloginfile instead of this one; each needs h3prof at the
+#		same path as here, bash, jq, flock, rsync and nsys.
+# HALT		make sweep: what a failed run does: never (the default) runs
+#		the others; soon starts no other; now also kills those running.
+# SWEEP_ENV	make sweep with HOSTS: environment variables to give the jobs
+#		there too (NSYS and NSYS_FLAGS are given).
+#
+# make profile runs scripts/h3profile: nsys profile, then nsys stats to the
+# two CSVs, then RUN/config.json with the settings, the host, the GPU, the
+# nsys version and the time; the run is made beside RUN and renamed to it
+# only when all of it succeeded, so a failed profile leaves RUN as it was.
+#
+# make sweep runs scripts/h3sweep over SWEEP, then make reports (pipeline.mk)
+# over the runs of SWEEP that are there, and fails if some runs are not (the
+# others are reduced all the same).  Another make sweep of the same SWEEP
+# profiles again only the runs that failed, were not run, changed or are
+# missing.  scripts/h3profile and scripts/h3sweep say the rest.
+
+ifndef h3s_mk
+h3s_mk := $(lastword $(MAKEFILE_LIST))
+h3s_dir := $(patsubst ./,,$(dir $(h3s_mk)))
+# The includer's default goal stays its own; run alone, there is none.
+h3s_goal := $(.DEFAULT_GOAL)
+
+NSYS ?= nsys
+NSYS_FLAGS ?= -t cuda,nvtx --cuda-graph-trace=node --force-overwrite=true
+SWEEPDIR ?= runs
+GPUS ?= 1
+HOSTS ?=
+HALT ?= never
+SWEEP_ENV ?=
+
+h3s_profile := $(h3s_dir)scripts/h3profile
+h3s_sweep := $(h3s_dir)scripts/h3sweep
+
+# The command lines and paths go to the scripts through the environment,
+# which takes any text, quotes among it.
+profile sweep: export H3S_NSYS = $(NSYS)
+profile sweep: export H3S_NSYS_FLAGS = $(NSYS_FLAGS)
+profile: export H3S_RUN = $(RUN)
+profile: export H3S_CMD = $(CMD)
+profile: export H3S_CONFIG = $(CONFIG)
+sweep: export H3S_SWEEP = $(SWEEP)
+sweep: export H3S_SWEEPDIR = $(SWEEPDIR)
+sweep: export H3S_HOSTS = $(HOSTS)
+
+profile:
+	$(if $(RUN),,$(error make profile needs RUN=DIR, the run to make))
+	$(if $(CMD),,$(error make profile needs CMD='command', what to profile))
+	NSYS=$$H3S_NSYS NSYS_FLAGS=$$H3S_NSYS_FLAGS '$(h3s_profile)' \
+	    -c "$$H3S_CONFIG" -- "$$H3S_RUN" "$$H3S_CMD"
+
+# pipeline.mk's settings, where a makefile set them: the make below reads
+# only pipeline.mk and the command line.
+h3s_pass := $(foreach v,OUT REPORTS REPEAT_KEYS H3PROF_BIN H3PROF_RULES \
+	H3PROF_SCRIPTS,$(if $(filter file override,$(origin $v)),'$v=$($v)'))
+
+# The runs that failed do not stop the reduction of the others; the check
+# after it fails the sweep.  Not one command line: make runs a line that
+# names $(MAKE) even under make -n.
+sweep:
+	$(if $(SWEEP),,$(error make sweep needs SWEEP=FILE, the sweep file))
+	NSYS=$$H3S_NSYS NSYS_FLAGS=$$H3S_NSYS_FLAGS '$(h3s_sweep)' -k \
+	    -d "$$H3S_SWEEPDIR" -g '$(GPUS)' -x '$(HALT)' \
+	    $(if $(HOSTS),-H "$$H3S_HOSTS") $(foreach v,$(SWEEP_ENV),-e '$v') \
+	    -- "$$H3S_SWEEP"
+	$(MAKE) -f '$(h3s_dir)pipeline.mk' reports $(h3s_pass) TRACES="$$( \
+	    '$(h3s_sweep)' -l -d "$$H3S_SWEEPDIR" -- "$$H3S_SWEEP")"
+	@'$(h3s_sweep)' -c -d "$$H3S_SWEEPDIR" -- "$$H3S_SWEEP"
+
+.PHONY: profile sweep
+
+.DEFAULT_GOAL := $(h3s_goal)
+endif
