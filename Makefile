@@ -72,6 +72,7 @@ check: $(BUILD)/gentrace
 # BENCH_BIG=1: see scripts/bench.
 bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) scripts/bench
+	BUILD=$(abspath $(BUILD)) scripts/bench-rss
 	BUILD=$(abspath $(BUILD)) scripts/bench-sweep
 
 # The scripts find the filters beside them and the rules in ../share.
