@@ -170,8 +170,12 @@ h3-failed: $(h3_summaries)
 # rm -f a few hundred files at a time: a shell takes 128 KiB of command.
 h3_rm = $(if $1,$(h3_nl)rm -f -- $(wordlist 1,200,$1)$(call h3_rm,$(wordlist 201,$(words $1),$1)))
 
+# A run killed with SIGKILL cannot remove its temporary directory.
+h3_rmtmp = $(if $1,$(h3_nl)rm -rf -- $(addsuffix .h3report.*,$(wordlist 1,200,$1))$(call h3_rmtmp,$(wordlist 201,$(words $1),$1)))
+
 clean-reports:
 	rm -f -- $(h3_summaries) $(h3_list)$(call h3_rm,$(h3_jsons) $(h3_jsons:.json=.err))
+	rm -rf -- '$(h3_reports)'/.h3summary.*$(call h3_rmtmp,$(sort $(dir $(h3_jsons))))
 
 h3-force:
 
