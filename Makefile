@@ -69,7 +69,7 @@ $(BUILD)/csvfloor: tests/csvfloor.c
 check: $(BUILD)/gentrace
 
 # Timings against the reference and the libcsv floor; BENCH_RUNS,
-# BENCH_BIG=1: see scripts/bench.
+# BENCH_BIG=0: see scripts/bench.
 bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) scripts/bench
 	BUILD=$(abspath $(BUILD)) scripts/bench-rss
