@@ -21,10 +21,7 @@ static size_t	 unescapedcap;
 static _Noreturn void
 usage(int status)
 {
-	fputs("usage: classify [-r rules] [file]\n", status ? stderr : stdout);
-	if (status == 0)
-		close_stdout();
-	exit(status);
+	usage_exit("usage: classify [-r rules] [file]\n", status);
 }
 
 /* The category of an escaped name: rules match the name nsys wrote. */

@@ -125,10 +125,7 @@ static int fieldtoolong;
 static _Noreturn void
 usage(int status)
 {
-	fputs("usage: csv2intervals [-bk] [file]\n", status ? stderr : stdout);
-	if (status == 0)
-		close_stdout();
-	exit(status);
+	usage_exit("usage: csv2intervals [-bk] [file]\n", status);
 }
 
 /* libcsv's realloc: refuse to let one field grow beyond the limit. */

@@ -134,9 +134,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	fputs("usage: gapstat [-qu] [-p prefix] [file]\n",
-	    status ? stderr : stdout);
-	if (status == 0)
-		close_stdout();
-	exit(status);
+	usage_exit("usage: gapstat [-qu] [-p prefix] [file]\n", status);
 }

@@ -88,9 +88,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	fputs("usage: intersect [-t] [-p prefix] file1 file2\n",
-	    status ? stderr : stdout);
-	if (status == 0)
-		close_stdout();
-	exit(status);
+	usage_exit("usage: intersect [-t] [-p prefix] file1 file2\n", status);
 }

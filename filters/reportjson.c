@@ -819,7 +819,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	fprintf(status ? stderr : stdout,
-	    "usage: reportjson [-hx] [-o output] [-r rules] [file ...]\n");
-	exit(status);
+	usage_exit("usage: reportjson [-hx] [-o output] [-r rules] "
+	    "[file ...]\n", status);
 }

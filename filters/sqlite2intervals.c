@@ -122,12 +122,11 @@ static struct {
 	char	 buf[];
 } *cache[NCACHE];
 
-static void
-usage(FILE *fp, int status)
+static _Noreturn void
+usage(int status)
 {
-	fprintf(fp, "usage: sqlite2intervals [-b] [-t gpu|launch|kernel] "
-	    "file.sqlite\n");
-	exit(status);
+	usage_exit("usage: sqlite2intervals [-b] [-t gpu|launch|kernel] "
+	    "file.sqlite\n", status);
 }
 
 /* Exit with SQLite's word on what went wrong. */
@@ -461,20 +460,20 @@ main(int argc, char *argv[])
 			bflag = 1;
 			break;
 		case 'h':
-			usage(stdout, 0);
+			usage(0);
 			break;
 		case 't':
 			type = optarg;
 			break;
 		default:
-			usage(stderr, EXIT_USAGE);
+			usage(EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc != 1 || (strcmp(type, "gpu") != 0 &&
 	    strcmp(type, "launch") != 0 && strcmp(type, "kernel") != 0))
-		usage(stderr, EXIT_USAGE);
+		usage(EXIT_USAGE);
 	path = argv[0];
 
 	opendb();

@@ -216,9 +216,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	fputs("usage: tally [-s] [-k kind] [-p prefix] [file]\n",
-	    status ? stderr : stdout);
-	if (status == 0)
-		close_stdout();
-	exit(status);
+	usage_exit("usage: tally [-s] [-k kind] [-p prefix] [file]\n", status);
 }

@@ -356,6 +356,19 @@ buffer_stdout(void)
 		err(1, "setvbuf");
 }
 
+/*
+ * Print a filter's usage line and exit with status: for -h (status 0) to
+ * stdout, checked like any output; for a usage error to stderr.
+ */
+void
+usage_exit(const char *line, int status)
+{
+	fputs(line, status == 0 ? stdout : stderr);
+	if (status == 0)
+		close_stdout();
+	exit(status);
+}
+
 /* A write error, a full disk among them, must not pass for success. */
 void
 close_stdout(void)

@@ -79,6 +79,7 @@ void	 put_interval(const struct interval *);
 void	 put_fact(const char *prefix, const char *key, int64_t);
 void	 buffer_stdout(void);
 void	 close_stdout(void);
+_Noreturn void usage_exit(const char *, int);
 
 /*
  * rules.c: the rules file of classify(1), which names the component
