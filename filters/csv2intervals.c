@@ -2,8 +2,10 @@
  * csv2intervals: turn one `nsys stats` CSV export (cuda_gpu_trace or
  * cuda_kern_exec_trace) into interval lines.  See csv2intervals(1).
  *
- * The input goes to libcsv one physical line at a time, so every record
- * knows the line it starts on; columns are found by their header names.
+ * A row on one line of plain fields, as nearly every row nsys writes, is
+ * split directly (plain_row); the header and every other row go to libcsv
+ * one physical line at a time, so every record knows the line it starts
+ * on.  Columns are found by their header names.
  */
 #include <csv.h>
 #include <err.h>
@@ -116,7 +118,7 @@ struct input {
 
 /* Write bare intervals: start and end only. */
 static int bflag;
-/* Emit kernel intervals of a kernel-exec trace, not launch intervals. */
+/* Kernels only: a GPU trace's kernel rows, a kernel-exec trace's kernels. */
 static int kflag;
 /* The field buffer hit CSV_MAXBUF: libcsv only says "out of memory". */
 static int fieldtoolong;
@@ -242,9 +244,6 @@ end_header(struct input *r)
 		    "neither Start and Duration nor API Start and API Dur");
 	r->kexec = kexec;
 	if (gpu) {
-		if (kflag)
-			errx(1, "%s:%lu: -k needs a cuda_kern_exec_trace, "
-			    "this is a cuda_gpu_trace", r->in.path, r->recline);
 		need(r, COL_GRDX, "cuda_gpu_trace");
 		need(r, COL_NAME, "cuda_gpu_trace");
 		setuse(r, COL_START, USE_START);
@@ -270,7 +269,8 @@ end_header(struct input *r)
 	}
 	if (bflag)	/* spare the work on columns a bare line leaves out */
 		for (i = 0; i < r->ncols; i++)
-			if (r->use[i] != USE_START && r->use[i] != USE_DUR)
+			if (r->use[i] != USE_START && r->use[i] != USE_DUR &&
+			    !(r->use[i] == USE_GRDX && kflag))
 				r->use[i] = USE_NONE;
 	r->header = 1;
 }
@@ -469,24 +469,13 @@ gpu_kind(const char *name)
 	return "other\t";
 }
 
-/* libcsv: a record has ended, with the character c. */
+/* The fields of a data row have all been taken: write its interval. */
 static void
-record(int c, void *data)
+put_row(struct input *r)
 {
-	struct input *r = data;
 	char buf[96], *p = buf;		/* all columns but the name: <= 89 */
 	const char *kind;
 
-	if (c == '\n')
-		r->atrecord = 1;
-	if (r->nfields == 0)		/* a line end between records */
-		return;
-	if (!r->header) {
-		r->ncols = r->nfields;
-		r->nfields = 0;
-		end_header(r);
-		return;
-	}
 	if (r->nfields != r->ncols)
 		errx(1, "%s:%lu: %d fields, header has %d", r->in.path,
 		    r->recline, r->nfields, r->ncols);
@@ -495,6 +484,8 @@ record(int c, void *data)
 		errx(1, "%s:%lu: start %lld plus duration %lld overflows",
 		    r->in.path, r->recline, (long long)r->start,
 		    (long long)r->dur);
+	if (kflag && !r->kexec && !r->kernel)
+		return;
 	p = fmt_int(p, r->start);
 	*p++ = '\t';
 	p = fmt_int(p, r->start + r->dur);
@@ -516,6 +507,106 @@ record(int c, void *data)
 	fwrite_unlocked(buf, 1, p - buf, stdout);
 	put_escaped(r->name, r->namelen);
 	putchar_unlocked('\n');
+}
+
+/* libcsv: a record has ended, with the character c. */
+static void
+record(int c, void *data)
+{
+	struct input *r = data;
+
+	if (c == '\n')
+		r->atrecord = 1;
+	if (r->nfields == 0)		/* a line end between records */
+		return;
+	if (!r->header) {
+		r->ncols = r->nfields;
+		r->nfields = 0;
+		end_header(r);
+		return;
+	}
+	put_row(r);
+}
+
+/*
+ * The fast path: read a data row that is one line of plain fields, as
+ * nearly all of nsys's are, without libcsv, whose state machine would
+ * copy it byte by byte.  A plain field is unquoted, without a quote or a
+ * CR, and loses the blanks around it; or it is quoted, on this line, with
+ * a comma or the line end right after its closing quote.  The line may
+ * end in the CR of a CRLF.  Return 0, the line untouched, for any other
+ * line: one that starts with a blank (blank lines among them) or holds
+ * any other field; libcsv reads those, as strictly as ever.  Both ways
+ * give a field the same bytes; a field too long for libcsv's buffer is
+ * left to libcsv too, to say so.  The fields are cut in the line in place.
+ */
+static int
+plain_row(struct input *r, char *line, size_t len)
+{
+	/* The bytes that end an unquoted plain field, or make it not one. */
+	static const unsigned char endsplain[256] = {
+		['\0'] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1
+	};
+	static char *from[MAXCOLS];	/* where each field starts ... */
+	static char *to[MAXCOLS];	/* ... and ends */
+	static unsigned char doubled[MAXCOLS]; /* it has "" to close up */
+	char *end = line + len, *p = line, *e, *q, *w;
+	int n = 0, dq, i;
+
+	if (len == 0 || *p == ' ' || *p == '\t' || *p == '\r')
+		return 0;
+	if (end[-1] == '\r')
+		end--;
+	for (;; p = e + 1) {	/* first find them all, changing nothing */
+		dq = 0;
+		if (*p == '"') {
+			for (q = ++p; (e = memchr(q, '"', end - q)) != NULL &&
+			    e + 1 < end && e[1] == '"'; q = e + 2)
+				dq = 1;
+			if (e == NULL)
+				return 0;
+			w = e++;
+			if (e != end && *e != ',')
+				return 0;
+			if (w - p > H3_MAXFIELD)
+				return 0;
+		} else {
+			for (e = p; !endsplain[(unsigned char)*e]; e++)
+				;
+			if (*e == '"' || (*e == '\r' && e != end))
+				return 0;
+			for (; *p == ' ' || *p == '\t'; p++)
+				;
+			if (e - p > H3_MAXFIELD)
+				return 0;
+			for (w = e; w > p && (w[-1] == ' ' || w[-1] == '\t');
+			    w--)
+				;
+		}
+		if (n < MAXCOLS) {
+			from[n] = p;
+			to[n] = w;
+			doubled[n] = dq;
+		}
+		n++;
+		if (e == end)
+			break;
+	}
+	for (i = 0; i < n && i < r->ncols; i++) {
+		if (r->use[i] == USE_NONE)
+			continue;
+		if (doubled[i]) {
+			for (q = w = from[i]; q < to[i]; q++)
+				if ((*w++ = *q) == '"')
+					q++;
+			to[i] = w;
+		}
+		*to[i] = '\0';
+		take(r, i, from[i], to[i] - from[i]);
+	}
+	r->nfields = n;
+	put_row(r);
+	return 1;
 }
 
 /* Feed len bytes of line to libcsv, exiting on what it rejects. */
@@ -583,7 +674,6 @@ main(int argc, char *argv[])
 	for (; line != NULL; line = lines_next(&r.in, &len)) {
 		if (r.atrecord)
 			r.recline = r.in.lineno;
-		r.atrecord = 0;
 		/*
 		 * lines_next sets eof as it returns a last line without a
 		 * newline.  nsys ends every line: a row without is likely torn.
@@ -591,6 +681,9 @@ main(int argc, char *argv[])
 		if (r.in.eof && !isblank_line(line, len))
 			errx(1, "%s:%lu: no newline at the end of the file: "
 			    "is it cut short?", r.in.path, r.recline);
+		if (r.header && r.atrecord && plain_row(&r, line, len))
+			continue;
+		r.atrecord = 0;
 		parse(&p, &r, line, len);
 		parse(&p, &r, "\n", 1);
 	}

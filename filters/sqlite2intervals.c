@@ -103,6 +103,8 @@ static const char exec_from[] =
 static const char *path;
 /* Write bare intervals: start and end only. */
 static int bflag;
+/* Kernels only: of -t gpu, the kernel table alone. */
+static int kflag;
 /* The export. */
 static sqlite3 *db;
 /* Looks up a kernel name in StringIds by id. */
@@ -125,7 +127,7 @@ static struct {
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: sqlite2intervals [-b] [-t gpu|launch|kernel] "
+	usage_exit("usage: sqlite2intervals [-bk] [-t gpu|launch|kernel] "
 	    "file.sqlite\n", status);
 }
 
@@ -239,6 +241,8 @@ gpuquery(char *q, size_t qsize)
 		    "_MEMCPY or _MEMSET)", path, tables[SRC_KERNEL]);
 	if (haskernel)
 		needtable("StringIds");
+	if (kflag)
+		hasmemcpy = hasmemset = 0;
 	q[0] = '\0';
 	if (hasmemcpy) {
 		add(q, qsize, "WITH memcpy_oper(id, label) AS (");
@@ -250,7 +254,8 @@ gpuquery(char *q, size_t qsize)
 	if (haskernel) {
 		add(q, qsize, gpu_kernel);
 		sep = " UNION ALL ";
-	}
+	} else if (kflag)	/* no kernels: select none, of the right form */
+		add(q, qsize, "SELECT 0, 0, 0, 0, 0, NULL, 0, NULL WHERE 0");
 	if (hasmemcpy) {
 		add(q, qsize, sep);
 		add(q, qsize, gpu_memcpy);
@@ -454,13 +459,16 @@ main(int argc, char *argv[])
 	const char *type = "gpu";
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "bht:", helpopt, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "bhkt:", helpopt, NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			bflag = 1;
 			break;
 		case 'h':
 			usage(0);
+			break;
+		case 'k':
+			kflag = 1;
 			break;
 		case 't':
 			type = optarg;
@@ -472,7 +480,8 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (argc != 1 || (strcmp(type, "gpu") != 0 &&
-	    strcmp(type, "launch") != 0 && strcmp(type, "kernel") != 0))
+	    strcmp(type, "launch") != 0 && strcmp(type, "kernel") != 0) ||
+	    (kflag && strcmp(type, "gpu") != 0))
 		usage(EXIT_USAGE);
 	path = argv[0];
 
