@@ -3,6 +3,7 @@
  * rules file.  See classify(1) and h3prof(5).
  */
 #include <err.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,20 @@ static const struct rules *rules;
 static char	*unescaped;
 /* Bytes allocated in unescaped: grows to the longest such name only. */
 static size_t	 unescapedcap;
+
+/*
+ * The categories of recent names: a trace repeats a few hundred kernels
+ * and matching the rules costs more than a look-up.  Direct-mapped by a
+ * hash of the escaped name; a name longer than CACHE_MAXNAME is matched
+ * every time, so the cache holds at most CACHE_SLOTS * CACHE_MAXNAME bytes.
+ */
+#define CACHE_SLOTS	1024
+#define CACHE_MAXNAME	4096
+static struct {
+	char		*name;		/* escaped, NUL-terminated; NULL: empty */
+	size_t		 len;
+	const char	*category;
+} cache[CACHE_SLOTS];
 
 /* Status 0 is -h: the usage goes to stdout. */
 static _Noreturn void
@@ -40,6 +55,43 @@ category(const char *name)
 	memcpy(unescaped, name, len + 1);
 	unescape(unescaped);
 	return rules_match(rules, unescaped);
+}
+
+/* A hash of len bytes at s: a multiply-xor of its 8-byte words. */
+static uint64_t
+hash(const char *s, size_t len)
+{
+	uint64_t h = len, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15u;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0x9e3779b97f4a7c15u;
+	return h ^ h >> 29;
+}
+
+/* The category of an escaped name, from the cache when it is there. */
+static const char *
+cached_category(const char *name)
+{
+	size_t len = strlen(name), slot;
+
+	if (len > CACHE_MAXNAME)
+		return category(name);
+	slot = hash(name, len) % CACHE_SLOTS;
+	if (cache[slot].name == NULL || cache[slot].len != len ||
+	    memcmp(cache[slot].name, name, len) != 0) {
+		free(cache[slot].name);
+		if ((cache[slot].name = strdup(name)) == NULL)
+			err(1, NULL);
+		cache[slot].len = len;
+		cache[slot].category = category(name);
+	}
+	return cache[slot].category;
 }
 
 int
@@ -73,7 +125,7 @@ main(int argc, char *argv[])
 
 	while (ivin_next(&in, &iv)) {
 		if (iv.full && strcmp(iv.kind, "kernel") == 0)
-			iv.category = (char *)category(iv.name);
+			iv.category = (char *)cached_category(iv.name);
 		put_interval(&iv);
 	}
 	ivin_close(&in);
