@@ -251,12 +251,16 @@ rules_load(const char *path)
 const char *
 rules_match(const struct rules *r, const char *name)
 {
-	const struct rule *ru, *end = r->rule + r->nrule;
+	const struct rule *ru;
+	size_t i;
 
-	for (ru = r->rule; ru < end; ru++)
+	/* By index: a file of no rules has no array to point into. */
+	for (i = 0; i < r->nrule; i++) {
+		ru = &r->rule[i];
 		if (ru->isregex ? regexec(&ru->re, name, 0, NULL, 0) == 0 :
 		    strstr(name, ru->token) != NULL)
 			return r->name[ru->category];
+	}
 	return r->name[r->fallback];
 }
 
