@@ -3,7 +3,6 @@
  * rules file.  See classify(1) and h3prof(5).
  */
 #include <err.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,32 +56,15 @@ category(const char *name)
 	return rules_match(rules, unescaped);
 }
 
-/* A hash of len bytes at s: a multiply-xor of its 8-byte words. */
-static uint64_t
-hash(const char *s, size_t len)
-{
-	uint64_t h = len, w;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15u;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s, len);
-	h = (h ^ w) * 0x9e3779b97f4a7c15u;
-	return h ^ h >> 29;
-}
-
 /* The category of an escaped name, from the cache when it is there. */
 static const char *
-cached_category(const char *name)
+cached_category(const char *name, size_t len)
 {
-	size_t len = strlen(name), slot;
+	size_t slot;
 
 	if (len > CACHE_MAXNAME)
 		return category(name);
-	slot = hash(name, len) % CACHE_SLOTS;
+	slot = hashbytes(name, len) % CACHE_SLOTS;
 	if (cache[slot].name == NULL || cache[slot].len != len ||
 	    memcmp(cache[slot].name, name, len) != 0) {
 		free(cache[slot].name);
@@ -125,7 +107,8 @@ main(int argc, char *argv[])
 
 	while (ivin_next(&in, &iv)) {
 		if (iv.full && strcmp(iv.kind, "kernel") == 0)
-			iv.category = (char *)cached_category(iv.name);
+			iv.category = (char *)cached_category(iv.name,
+			    iv.namelen);
 		put_interval(&iv);
 	}
 	ivin_close(&in);

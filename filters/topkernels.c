@@ -44,17 +44,6 @@ static size_t arenaleft;
 
 static _Noreturn void usage(int);
 
-/* FNV-1a over len bytes. */
-static uint64_t
-hash(const char *s, size_t len)
-{
-	uint64_t h = 14695981039346656037u;
-
-	while (len-- > 0)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 /* A copy of len bytes and a NUL, carved from a chunk. */
 static char *
 save(const char *s, size_t len)
@@ -98,7 +87,7 @@ lookup(const char *name, size_t len, const char *category,
     const struct lines *at)
 {
 	struct kernel *k;
-	uint64_t h = hash(name, len);
+	uint64_t h = hashbytes(name, len);
 	size_t i;
 
 	for (i = h & (nslots - 1); slots[i] != 0; i = (i + 1) & (nslots - 1)) {

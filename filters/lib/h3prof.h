@@ -54,6 +54,7 @@ struct interval {
 	char	*stream;
 	char	*category;
 	char	*name;			/* escaped as in h3prof(5) */
+	size_t	 namelen;		/* strlen(name), as the line tells */
 };
 
 /* A stream of interval lines, optionally required to be sorted by start. */
@@ -72,6 +73,7 @@ extern const struct option helpopt[];
 
 int	 parse_ns(const char *, int64_t *);
 int	 plainword(uint64_t);
+uint64_t hashbytes(const char *, size_t);
 void	 put_escaped(const char *, size_t);
 char	*fmt_int(char *, int64_t);
 size_t	 unescape(char *);
