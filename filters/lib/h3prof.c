@@ -270,8 +270,7 @@ put_escaped(const char *s, size_t len)
 
 /*
  * A hash of len bytes at s, for tables of names: a multiply-xor of its
- * 8-byte words, which runs through a long kernel name eight times faster
- * than a hash of its bytes.
+ * 8-byte words, so that a long kernel name is taken a word at a time.
  */
 uint64_t
 hashbytes(const char *s, size_t len)
