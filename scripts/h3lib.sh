@@ -1,0 +1,133 @@
+# h3lib.sh: the shell plumbing every h3prof script shares.  Sourced, not
+# run: a script finds it beside itself (the checkout's scripts/) or in
+# ../share/h3prof (an installation), with
+#
+#	here=$(dirname -- "$0")
+#	lib=$here/h3lib.sh
+#	[ -f "$lib" ] || lib=$here/../share/h3prof/h3lib.sh
+#	. "$lib"
+#
+# and gets strict mode, prog, here and tab, and the functions below.
+set -euo pipefail
+export LC_ALL=C
+
+prog=${0##*/}	# the script's name, for messages
+tab=$'\t'
+# The characters make cannot carry in a file name, and those the recipes
+# of pipeline.mk would have to quote, as a glob bracket: a run path with
+# one is refused.  pipeline.mk's h3_unsafe is the same set.
+h3_unsafe='[][[:space:][:cntrl:]:#%$\\'\''"`*?;|&<>(){}]'
+
+# h3_usage STATUS: print $usage (the script's synopsis lines) and exit:
+# status 0 to stdout, for -h and --help; else to stderr, with exit 2.
+h3_usage() {
+	if [ "$1" -eq 0 ]; then
+		printf '%s\n' "$usage"
+		exit 0
+	fi
+	printf '%s\n' "$usage" >&2
+	exit 2
+}
+
+# h3_help "$@": answer --help, which getopts cannot take, before it runs.
+h3_help() {
+	[ "${1-}" != --help ] || h3_usage 0
+}
+
+# h3_die MESSAGE...: the message on stderr, after the script's name; exit 1.
+h3_die() {
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 1
+}
+
+# h3_escape TEXT: TEXT as a fact value: backslash, tab, newline and CR
+# escaped as in names (h3prof(5)).
+h3_escape() {
+	local s=$1
+	s=${s//\\/\\\\}
+	s=${s//$tab/\\t}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\r'/\\r}
+	printf '%s' "$s"
+}
+
+# h3_shown VAR TEXT: set VAR to TEXT fit for a terminal: each control
+# character as \ooo in octal, a backslash doubled, so that a file name
+# can neither hide in a message nor send the terminal commands.
+h3_shown() {
+	local -n h3_out=$1
+	local s=$2 c i
+	h3_out=
+	if [[ $s != *[[:cntrl:]\\]* ]]; then
+		h3_out=$s
+		return
+	fi
+	for ((i = 0; i < ${#s}; i++)); do
+		c=${s:i:1}
+		case $c in
+		\\) h3_out+='\\' ;;
+		[[:cntrl:]]) printf -v c '\\%03o' "'$c"; h3_out+=$c ;;
+		*) h3_out+=$c ;;
+		esac
+	done
+}
+
+# h3_tools: set bin to the filters and rules to the classify(1) rules,
+# unless the script set rules (from -r): $H3PROF_BIN, else build/bin of
+# the checkout the script is in, else the script's own directory (an
+# installation); $H3PROF_RULES, else rules/h3.rules of the checkout, else
+# share/h3prof/h3.rules of the installation.
+h3_tools() {
+	if [ -n "${H3PROF_BIN:-}" ]; then
+		bin=$H3PROF_BIN
+	elif [ -x "$here/../build/bin/reportjson" ]; then
+		bin=$here/../build/bin
+	else
+		bin=$here
+	fi
+	if [ -n "${rules:-}" ]; then
+		:
+	elif [ -n "${H3PROF_RULES:-}" ]; then
+		rules=$H3PROF_RULES
+	elif [ -f "$here/../rules/h3.rules" ]; then
+		rules=$here/../rules/h3.rules
+	else
+		rules=$here/../share/h3prof/h3.rules
+	fi
+}
+
+# h3_tmpdir: set t to a new private directory in ${TMPDIR:-/tmp}, removed
+# when the script exits; a signal removes it and exits 1.  The traps come
+# first and the name is known before the directory is made, so that no
+# signal finds it unnoticed; the rm is deaf to signals, for one that
+# killed it halfway would leave the rest.  A script that must do more on
+# exit defines h3_atexit, which runs first.  The directories of scripts
+# killed with SIGKILL, whose process is gone, are reclaimed on the way.
+# The lib's own exit status rule: any failure is exit 1.
+h3_tmpdir() {
+	local root=${TMPDIR:-/tmp} d pid
+	for d in "$root"/h3prof.*.[0-9]*.*; do
+		[ -d "$d" ] && [ -O "$d" ] || continue
+		pid=${d#"$root"/h3prof.*.}
+		pid=${pid%%.*}
+		[ -d "/proc/$pid" ] || rm -rf -- "$d"
+	done
+	t=
+	trap 'h3_cleanup; exit 1' HUP INT TERM
+	trap 'h3_rc=$?; h3_cleanup; exit $((h3_rc == 0 ? 0 : 1))' EXIT
+	# t is set once the directory is ours: one a signal catches between
+	# mkdir and t= is a dead process's the next time.
+	until
+		d=$root/h3prof.$prog.$$.$RANDOM
+		mkdir -m 700 -- "$d" 2>/dev/null
+	do
+		[ -d "$root" ] && [ -w "$root" ] ||
+		    h3_die "TMPDIR $root: not a writable directory"
+	done
+	t=$d
+}
+
+h3_cleanup() {
+	if declare -F h3_atexit >/dev/null; then h3_atexit; fi
+	[ -z "$t" ] || (trap '' HUP INT TERM; exec rm -rf -- "$t")
+}
