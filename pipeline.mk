@@ -1,31 +1,39 @@
 # pipeline.mk: reduce a sweep of nsys trace directories to a report.json
 # per run and a summary of them all, in parallel and incrementally.
 #
-#	make reports TRACES='runs/*' [OUT=dir] [REPORTS=dir] [-j N] [-k]
+#	make reports [TRACES='runs/*' | TRACES_FROM=file] [OUT=dir]
+#	    [REPORTS=dir] [REPEAT_KEYS='key ...'] [-j N] [-k]
+#	make clean-reports [REPORTS=dir]
 #
-# Include it from a Makefile of your own, or run it with make -f; it needs
+# Include it from a Makefile of your own (one that sets no target before
+# the include reduces on a plain make), or run it with make -f; it needs
 # GNU make 4.3 or later, bash and jq.  What it reads:
 #
-# TRACES	the run directories, shell patterns allowed (default: the
-#		samples of h3prof).  Each holds its trace as one of, the
-#		first found winning:
+# TRACES	the run directories, shell patterns allowed.  Each holds its
+#		trace as one of, the first found winning:
 #		- a pair of nsys stats CSV exports: cuda_gpu_trace.csv and
 #		  cuda_kern_exec_trace.csv, or PREFIX_ before each, or
 #		  PREFIX_gputrace.csv and PREFIX_kernexectrace.csv;
 #		- an nsys SQLite export, NAME.sqlite;
 #		- an nsys report, NAME.nsys-rep, which needs nsys: it is
 #		  exported (nsys export --type sqlite) to NAME.sqlite beside
-#		  the run's report.json, and the export kept for next time.
-#		Other files a pattern matches are left out.  See
-#		scripts/h3report for the rest, the run's configuration
-#		among it.
-# NSYS		the nsys that exports NAME.nsys-rep (default: nsys on the
-#		PATH).
+#		  the run's report.json, and the export is made again when
+#		  the report is newer.  With OUT, an export in the run
+#		  directory itself is read as it is.
+#		A pattern that matches no directory, a directory without a
+#		trace or with two, and a path make cannot carry (whitespace,
+#		: # % $ \, quotes or other shell characters) are errors:
+#		make says so for all of them and does nothing else (exit 2).
+#		Patterns skip REPORTS and OUT.
+# TRACES_FROM	a file that names the run directories, one a line, for
+#		lists too long for a command line (make sweep gives one).
+#		Not with TRACES.
 # OUT		if set, RUN/report.json is written as OUT/NAME/report.json,
 #		NAME the last part of RUN's path: for read-only archives.
 # REPORTS	where the summaries go (default: reports).
 # REPEAT_KEYS	configuration keys that tell repeats apart, left out when
 #		runs are grouped (default: rep repeat trial seed).
+# NSYS		the nsys that exports NAME.nsys-rep (default: nsys).
 # H3PROF_BIN	the filters (default: build/bin beside this file, or
 #		PREFIX/bin if it is installed in PREFIX/share/h3prof).
 # H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it,
@@ -33,40 +41,55 @@
 # H3PROF_SCRIPTS h3facts, h3report, h3summary (default: scripts beside
 #		it, or PREFIX/bin if installed).
 #
+# A reports directory remembers its sweep: REPORTS/inputs.mk records
+# TRACES (or TRACES_FROM), OUT, REPEAT_KEYS and the rules it was made
+# from.  make reports without TRACES and TRACES_FROM reduces the sweep
+# REPORTS remembers, with its OUT unless OUT is given; only a REPORTS
+# that remembers nothing takes the samples of h3prof.  TRACES that
+# differ from the remembered ones reduce the new sweep and say, in one
+# line, that the sweep changed.  REPEAT_KEYS and the rules are those
+# given, or the defaults, each time: what changed is redone.
+#
 # What it makes, all written to a temporary file and renamed, so that none
 # is ever partial:
 #
-# RUN/report.json	the report of reportjson -x: every key of the
-#			reference's report, then the extensions.  A run that
-#			cannot be reduced leaves RUN/report.err instead, the
-#			error messages, and no report.json.
+# RUN/report.json	the report of h3report (reportjson -x): every key of
+#			the reference's report, then the extensions.  Its
+#			time is when its reading began.  A run that cannot
+#			be reduced leaves RUN/report.err instead, the error
+#			messages, and no report.json.
+# RUN/report.inputs	what the report was made from besides the files'
+#			contents: the run's name and path, its trace and
+#			configuration files, the rules.
 # REPORTS/summary.json	every run's report, the failed runs with their
 #			errors, and groups of runs of the same configuration
 #			with n, mean, standard deviation, min and max of every
 #			figure; see scripts/h3summary.
 # REPORTS/summary.csv	a row per run: name, status, configuration, figures.
 # REPORTS/summary.md	the same as Markdown tables.
-# REPORTS/runs.list	the runs of the sweep, so that the summary is made
-#			again when they change.
+# REPORTS/runs.list	the runs of the sweep, NAME tab report, a line each.
+# REPORTS/inputs.mk	the sweep, as above.
 #
-# make -j N reduces N runs at once; the files are the same as with -j 1.
-# A report is made again only when its trace (the CSV pair, the SQLite
-# export or the nsys report; an export and the report it was made from),
-# its configuration file, a filter, a script, the rules or this file
-# changed.  Without -k, make stops at the first run it cannot reduce; with
-# -k, it reduces every other run, writes the summary, which lists the
-# failed runs, and then fails.
-# A run path that holds a character make cannot carry in a file name
-# (whitespace, : # % $, quotes or other shell characters) is an error that
-# says so: rename it.
+# A report is made again when anything it was made from changed: its
+# trace files (the CSV pair, the SQLite export or the nsys report), its
+# configuration file, its name or path (a run renamed or copied), which
+# files it is read from, the rules (their path or their content), a
+# filter, a script or this file.  The summary is made again when a report,
+# the list of runs, REPEAT_KEYS or the rules changed.  make -j N reduces N
+# runs at once; the files are the same as with -j 1, and two make reports
+# of one sweep at once both succeed with the same files.  Without -k,
+# make stops at the first run it cannot reduce; with -k, it reduces every
+# other run, writes the summary, which lists the failed runs, and then
+# fails.
 #
-# make clean-reports removes the summaries and the runs' reports and
-# error records; it leaves the SQLite exports of nsys reports.
+# make clean-reports removes the summaries, the record of the sweep and
+# the runs' reports, inputs and error records; it leaves the SQLite
+# exports of nsys reports.  It is how to force a full redo.
 
 H3PROF_MK := $(lastword $(MAKEFILE_LIST))
 H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
-# The includer's default goal stays its own; run alone, it is reports.
-h3_goal := $(or $(.DEFAULT_GOAL),$(if $(word 2,$(MAKEFILE_LIST)),,reports))
+# The includer's default goal stays its own; without one, it is reports.
+h3_goal := $(or $(.DEFAULT_GOAL),reports)
 
 # In a checkout the filters are built in build/bin; installed, this file
 # is in PREFIX/share/h3prof, beside the rules, and the filters and scripts
@@ -80,51 +103,209 @@ H3PROF_BIN ?= $(H3PROF_DIR)../../bin
 H3PROF_RULES ?= $(H3PROF_DIR)h3.rules
 H3PROF_SCRIPTS ?= $(H3PROF_BIN)
 endif
-TRACES ?= $(H3PROF_DIR)samples/*
-OUT ?=
 REPORTS ?= reports
 REPEAT_KEYS ?= rep repeat trial seed
+NSYS ?= nsys
 
-# What a report depends on besides its run's files.
-h3_report := $(H3PROF_SCRIPTS)/h3report
-h3_summary := $(H3PROF_SCRIPTS)/h3summary
-h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
-	classify tally gapstat merge intersect topkernels reportjson) \
-	$(H3PROF_SCRIPTS)/h3facts $(h3_report) $(H3PROF_RULES) $(H3PROF_MK)
-
-# Characters make cannot carry in a file name, and quotes, which the
-# recipes use.
+# Characters make cannot carry in a file name, and those the recipes would
+# have to quote: scripts/h3lib.sh's h3_unsafe is the same set.
 h3_hash := \#
-h3_unsafe = $(or $(word 2,$1),$(findstring :,$1),$(findstring $(h3_hash),$1),$(findstring %,$1),$(findstring $$,$1),$(findstring ',$1),$(findstring ",$1))
-$(foreach v,OUT REPORTS H3PROF_DIR,$(if $(call h3_unsafe,$($v)),\
-	$(error $v="$($v)" holds whitespace, ":", "$(h3_hash)", "%", "$$" or a quote, which make cannot carry in a file name)))
+h3_unsafechars := : $(h3_hash) % $$ ' " \ ` * ? [ ] ; | & < > ( ) { }
+h3_unsafe = $(or $(word 2,$1),$(strip $(foreach c,$(h3_unsafechars),$(findstring $c,$1))))
+$(foreach v,REPORTS OUT TRACES_FROM H3PROF_DIR H3PROF_RULES,\
+    $(if $(call h3_unsafe,$($v)),\
+	$(error $v="$($v)" holds whitespace, a quote or one of : $(h3_hash) % $$ \ ` * ? [ ] ; | & < > ( ) { }, which make cannot carry in a file name)))
 # Without a trailing slash, so that each file has one name.
-h3_out := $(patsubst %/,%,$(OUT))
 h3_reports := $(patsubst %/,%,$(REPORTS))
 
-# The runs: h3report -l prints run:NAME:DIR:SOURCE... or err:MESSAGE.
-h3_found := $(shell H3PROF_BIN='$(H3PROF_BIN)' '$(h3_report)' -l -- $(TRACES))
-ifneq ($(.SHELLSTATUS),0)
-$(error $(h3_report) -l could not list the runs of TRACES=$(TRACES))
-endif
-h3_errors := $(patsubst err:%,%,$(filter err:%,$(h3_found)))
+# --- the sweep: what was asked for, and what REPORTS remembers ---------------
 
-# Run i's name, directory, sources and report; the rule of its report.
-# A run without sources cannot be reduced: trying again says why, and
-# removes any report it had.
-h3_ids :=
+h3_record := $(h3_reports)/inputs.mk
+$(eval $(file <$(h3_record)))
+h3_given = $(filter-out undefined default,$(origin $1))
+ifneq ($(call h3_given,TRACES)$(call h3_given,TRACES_FROM),)
+ifneq ($(and $(call h3_given,TRACES),$(call h3_given,TRACES_FROM)),)
+$(error give TRACES or TRACES_FROM, not both)
+endif
+ifneq ($(h3_was_TRACES)$(h3_was_TRACES_FROM),)
+ifneq ($(TRACES)|$(TRACES_FROM),$(h3_was_TRACES)|$(h3_was_TRACES_FROM))
+$(info pipeline.mk: the sweep of $(h3_reports) changed: \
+    $(or $(h3_was_TRACES),TRACES_FROM=$(h3_was_TRACES_FROM)) -> \
+    $(or $(TRACES),TRACES_FROM=$(TRACES_FROM)))
+endif
+endif
+else ifneq ($(h3_was_TRACES)$(h3_was_TRACES_FROM),)
+TRACES := $(h3_was_TRACES)
+TRACES_FROM := $(h3_was_TRACES_FROM)
+OUT ?= $(h3_was_OUT)
+else
+TRACES := $(H3PROF_DIR)samples/*
+endif
+OUT ?=
+h3_out := $(patsubst %/,%,$(OUT))
+
+# A variable close to TRACES was given on the command line: a slip.
+h3_slips := $(foreach v,TRACE trace traces Traces TRACE_FROM TRACES_DIR RUNS,\
+    $(if $(filter command line,$(origin $v)),$v))
+
+# --- the runs ------------------------------------------------------------------
+
+# What is wrong with the sweep, a message each: h3_errs names them, h3_eN
+# is message N.  With any, make reports says them all and does nothing
+# else.  $ and # in a message are a file's name, not make's.
+h3_errs :=
+h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
+    $(lastword $(h3_errs)) := $(subst $(h3_hash),\$(h3_hash),$(subst $$,$$$$,$1)))
+
+# A path as make can name it: make strips ./ and expands a leading ~, so
+# a run directory named ~ takes its full path.
+h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
+
+# The run directories that pattern $1 matches, less REPORTS and OUT.
+h3_skip := $(abspath $(h3_reports) $(h3_out))
+h3_matches = $(foreach d,$(wildcard $1/),\
+    $(if $(filter $(h3_skip),$(abspath $d)),,$(call h3_path,$d)))
+ifneq ($(TRACES_FROM),)
+ifeq ($(wildcard $(TRACES_FROM)),)
+$(call h3_err,TRACES_FROM=$(TRACES_FROM): no such file)
+endif
+h3_dirs := $(foreach w,$(file <$(TRACES_FROM)),$(or $(call h3_path,$(wildcard \
+    $(patsubst %/,%,$w)/)),$(call h3_err,run directory $w: no such \
+    directory (named in $(TRACES_FROM)))))
+else
+h3_dirs := $(foreach w,$(TRACES),$(or $(call h3_matches,$(patsubst %/,%,$w)),\
+    $(call h3_err,TRACES: $w matches no directory$(if $(wildcard $w), (it \
+    matches files: TRACES names run directories)))))
+endif
+$(foreach v,$(filter TRACE trace traces TRACE_FROM RUNS,$(.VARIABLES)),\
+    $(if $(filter command line,$(origin $v)),\
+	$(call h3_err,$v=$($v): no such setting; did you mean TRACES?)))
+
+# The trace files of run directory $1, by the names nsys gives them.
+h3_gpus = $(sort $(wildcard $1/cuda_gpu_trace.csv $1/*_cuda_gpu_trace.csv \
+    $1/*_gputrace.csv))
+h3_kexecs = $(sort $(wildcard $1/cuda_kern_exec_trace.csv \
+    $1/*_cuda_kern_exec_trace.csv $1/*_kernexectrace.csv))
+h3_kmate = $(patsubst %_gputrace.csv,%_kernexectrace.csv,$(patsubst \
+    %cuda_gpu_trace.csv,%cuda_kern_exec_trace.csv,$1))
+h3_gmate = $(patsubst %_kernexectrace.csv,%_gputrace.csv,$(patsubst \
+    %cuda_kern_exec_trace.csv,%cuda_gpu_trace.csv,$1))
+h3_mate = $(if $(filter %_gputrace.csv %cuda_gpu_trace.csv,$1),$(call \
+    h3_kmate,$1),$(call h3_gmate,$1))
+h3_havemate = $(if $(wildcard $(call h3_mate,$1)),$1)
+# The name of run directory $1: the last part of its path.
+h3_name = $(notdir $(abspath $1))
+
+h3_looks := h3prof looks for cuda_gpu_trace.csv and cuda_kern_exec_trace.csv \
+    (or PREFIX_ before each, or PREFIX_gputrace.csv and \
+    PREFIX_kernexectrace.csv), NAME.sqlite or NAME.nsys-rep
+h3_rename := holds whitespace or a character make cannot carry in a file \
+    name; rename it
+
+# h3_run: find the trace of run directory h3_d, named h3_n, and define
+# the rules of its report, or say what is wrong with it.  (The path and
+# the name are variables, not arguments: a comma in them is no separator.)
 define h3_run
-h3_i := $$(words x $$(h3_ids))
-h3_ids += $$(h3_i)
-h3_name_$$(h3_i) := $(word 2,$1)
-h3_dir_$$(h3_i) := $(word 3,$1)
-h3_json_$$(h3_i) := $(if $(h3_out),$(h3_out)/$(word 2,$1),$(word 3,$1))/report.json
-h3_src_$$(h3_i) := $(wordlist 4,$(words $1),$1)
-$$(h3_json_$$(h3_i)): $$(or $$(h3_src_$$(h3_i)),h3-force)
-$$(h3_json_$$(h3_i)): private h3_rundir := $$(h3_dir_$$(h3_i))
+h3_gpu := $(call h3_gpus,$(h3_d))
+h3_kx := $(call h3_kexecs,$(h3_d))
+h3_pairs := $(foreach g,$(h3_gpu),$(call h3_havemate,$g))
+h3_sqls := $(wildcard $(h3_d)/*.sqlite)
+h3_reps := $(wildcard $(h3_d)/*.nsys-rep)
+h3_conf := $(firstword $(wildcard $(h3_d)/config.json $(h3_d)/run.env))
+h3_found := $(h3_gpu) $(h3_kx) $(h3_sqls) $(h3_reps)
+h3_where := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
+ifneq ($(filter-out $(h3_d)/%,$(h3_found)),)
+$(call h3_err,run directory $(h3_d): a trace file name in it $(h3_rename))
+else ifneq ($(strip $(foreach f,$(h3_found),$(call h3_unsafe,$(notdir $f)))),)
+$(call h3_err,run directory $(h3_d): a trace file name in it $(h3_rename))
+else ifneq ($(filter $(h3_n),$(h3_names)),)
+$(call h3_err,run directory $(h3_d): another run is named $(h3_n)$(,) the \
+    last part of its path; a sweep needs distinct names)
+else ifneq ($(word 2,$(h3_pairs)),)
+$(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
+    ($(notdir $(h3_pairs))); a run directory holds one: put each run in \
+    its own)
+else ifneq ($(h3_pairs),)
+h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
+$(eval $(value h3_define))
+else ifneq ($(word 2,$(h3_sqls)),)
+$(call h3_err,run directory $(h3_d): $(words $(h3_sqls)) nsys SQLite \
+    exports ($(notdir $(h3_sqls))); a run directory holds one: put each \
+    run in its own)
+else ifneq ($(h3_sqls),)
+h3_srcs := $(h3_sqls)
+$(eval $(value h3_define))
+else ifneq ($(word 2,$(h3_reps)),)
+$(call h3_err,run directory $(h3_d): $(words $(h3_reps)) nsys reports \
+    ($(notdir $(h3_reps))); a run directory holds one: put each run in \
+    its own)
+else ifneq ($(h3_reps),)
+# The trace is the SQLite export of the nsys report, made beside the
+# report (in the run directory by the pattern rule %.sqlite).
+h3_srcs := $(h3_where)/$(notdir $(h3_reps:.nsys-rep=.sqlite))
+$(if $(h3_out),$(h3_srcs): $(h3_reps))
+$(h3_srcs): private h3_errfile := $(h3_where)/report.err
+$(eval $(value h3_define))
+else
+$(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
+    f,$(h3_gpu) $(h3_kx),$(if $(call h3_havemate,$f),,; found \
+    $(notdir $f) without $(notdir $(call h3_mate,$f))))$(if \
+    $(wildcard $(h3_d)/*/*.csv $(h3_d)/*/*.sqlite $(h3_d)/*/*.nsys-rep),; \
+    did you mean '$(h3_d)/*'?))
+endif
+h3_names += $(h3_n)
 endef
-$(foreach r,$(filter run:%,$(h3_found)),$(eval $(call h3_run,$(subst :, ,$r))))
+, := ,
+
+# h3_define: the rules of the report of run h3_d, read from h3_srcs.  It
+# is made again when what report.inputs says it was made from is no more
+# so.
+h3_ids :=
+define h3_define
+h3_i := $(words x $(h3_ids))
+h3_ids += $(h3_i)
+h3_name_$(h3_i) := $(h3_n)
+h3_json_$(h3_i) := $(h3_where)/report.json
+h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
+    rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))
+$(h3_json_$(h3_i)): $(h3_srcs) $(h3_conf)
+ifneq ($(file <$(h3_where)/report.inputs),$(h3_in))
+$(h3_json_$(h3_i)): h3-force
+endif
+$(h3_json_$(h3_i)): private h3_args := -n '$(h3_n)' \
+    $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s')
+$(h3_json_$(h3_i)): private h3_in := $(h3_in)
+h3_files += $(h3_srcs) $(h3_conf)
+endef
+
+h3_names :=
+h3_files :=
+$(foreach d,$(h3_dirs),$(if $(call h3_unsafe,$d),\
+    $(call h3_err,run directory $d: its path $(h3_rename)),\
+    $(if $(call h3_unsafe,$(call h3_name,$d)),\
+	$(call h3_err,run directory $d: its name $(call h3_name,$d) $(h3_rename)),\
+	$(eval h3_d := $d)$(eval h3_n := $(call h3_name,$d))$(eval \
+	    $(value h3_run)))))
 h3_jsons := $(foreach i,$(h3_ids),$(h3_json_$i))
+ifeq ($(h3_errs)$(h3_jsons),)
+$(call h3_err,TRACES$(if $(TRACES_FROM),_FROM=$(TRACES_FROM), '$(TRACES)'): no runs)
+endif
+
+# --- the rules -----------------------------------------------------------------
+
+h3_report := $(H3PROF_SCRIPTS)/h3report
+h3_summary := $(H3PROF_SCRIPTS)/h3summary
+h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
+	$(H3PROF_DIR)h3lib.sh))
+# What every report depends on besides its run's files.
+h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
+	classify tally gapstat merge intersect topkernels runconfig \
+	reportjson) $(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
+	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
+
+# This make's process ID, in the names of its temporary files: two makes
+# of one sweep at once must not write the same one.
+h3_pid = $(eval h3_pid := $(shell echo $$PPID))$(h3_pid)
 
 # With -k a run that fails does not stop the summary, which lists it; a
 # check after the summary fails the sweep.
@@ -132,50 +313,99 @@ h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
 $(h3_jsons): $(h3_tools)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_report)' -r '$(H3PROF_RULES)' \
-	    -o '$@' '$(h3_rundir)'$(if $(h3_keepgoing), || :)
+	    -o '$@' $(h3_args)$(if $(h3_keepgoing), || exit 0)
+	$(file >$(@D)/report.inputs.$(h3_pid),$(h3_in))
+	@mv -f -- '$(@D)/report.inputs.$(h3_pid)' '$(@D)/report.inputs'
 
-# The list of runs: NAME, tab, report, a line each.  It is written again
-# only when it would change, which the summary must then follow.
-h3_list := $(h3_reports)/runs.list
+# A trace file the run lost, or a run directory deleted, is no reason for
+# make to stop: h3report says what is missing, as with any broken run.
+$(sort $(h3_files)):
+
+# The SQLite export of an nsys report; on failure, the run's error record
+# says why, as h3report's would.
+%.sqlite: %.nsys-rep
+	@command -v -- '$(NSYS)' >/dev/null || { \
+	    m="pipeline.mk: $<: an nsys report is read through its SQLite"; \
+	    m+=" export, which needs nsys: put it on the PATH or name it in"; \
+	    m+=" NSYS, or export it where nsys is (nsys export --type"; \
+	    m+=" sqlite) and put $(@F) beside it"; \
+	    printf '%s\n' "$$m" | tee -- '$(h3_errfile)' >&2; exit 1; }
+	'$(NSYS)' export --type sqlite --quiet true --force-overwrite true \
+	    --output '$@.$(h3_pid).sqlite' -- '$<' 2>'$@.$(h3_pid).err' || { \
+	    cat -- '$@.$(h3_pid).err' >&2; \
+	    echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$@.$(h3_pid).err'; \
+	    mv -f -- '$@.$(h3_pid).err' '$(h3_errfile)'; \
+	    rm -f -- '$@.$(h3_pid).sqlite'; exit 1; }
+	@rm -f -- '$@.$(h3_pid).err'
+	@mv -f -- '$@.$(h3_pid).sqlite' '$@'
+
+# The list of runs, NAME tab report a line each, and the record of the
+# sweep: each written again only when it would change, which the summary
+# must then follow.
 define h3_nl
 
 
 endef
 h3_tab := $(subst x,	,x)
+h3_list := $(h3_reports)/runs.list
 h3_listtext := $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
 	$(foreach i,$(h3_ids),$(h3_name_$i):$(h3_json_$i)))))
+h3_recordtext := $(strip \
+	# make reports: the sweep of this directory; see pipeline.mk.)$(h3_nl)$(strip \
+	h3_was_TRACES := $(TRACES))$(h3_nl)$(strip \
+	h3_was_TRACES_FROM := $(TRACES_FROM))$(h3_nl)$(strip \
+	h3_was_OUT := $(OUT))$(h3_nl)$(strip \
+	h3_was_REPEAT_KEYS := $(REPEAT_KEYS))$(h3_nl)$(strip \
+	h3_was_RULES := $(H3PROF_RULES))
 ifneq ($(file <$(h3_list)),$(h3_listtext))
 $(h3_list): h3-force
 endif
+ifneq ($(file <$(h3_record)),$(h3_recordtext))
+$(h3_record): h3-force
+endif
 # Make expands a whole recipe before it runs it: the directory must be
 # there when $(file) writes.
-$(h3_list):
-	$(shell mkdir -p -- '$(@D)')$(file >$@.tmp,$(h3_listtext))
-	@mv -f '$@.tmp' '$@'
+$(h3_list) $(h3_record):
+	$(shell mkdir -p -- '$(@D)')$(file >$@.$(h3_pid),$(if \
+	    $(filter $(h3_list),$@),$(h3_listtext),$(h3_recordtext)))
+	@mv -f -- '$@.$(h3_pid)' '$@'
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md)
-$(h3_summaries) &: $(h3_list) $(h3_jsons) $(h3_summary) $(H3PROF_MK)
+$(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_summary) \
+	$(h3_lib) $(H3PROF_MK)
 	'$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' '$(h3_list)'
 
-reports: $(if $(h3_errors),h3-errors) $(h3_summaries) \
-	$(if $(h3_keepgoing),h3-failed)
+ifeq ($(h3_errs),)
+reports: $(h3_summaries) $(if $(h3_keepgoing),h3-failed)
+else
+reports clean-reports: h3-errors
+endif
 
-# TRACES names directories make cannot carry: say so, in full.
+# rm -f a few hundred files, printf a hundred messages at a time: a shell takes 128 KiB of
+# command.
+h3_chunks = $(if $2,$(h3_nl)$1 $(wordlist 1,200,$2)$(call \
+	h3_chunks,$1,$(wordlist 201,$(words $2),$2)))
+h3_quote = '$(subst ','\'',$1)'
+h3_say = $(if $1,$(h3_nl)printf 'pipeline.mk: %s\n' $(foreach \
+	e,$(wordlist 1,100,$1),$(call h3_quote,$($e))) | cat -v >&2$(call \
+	h3_say,$(wordlist 101,$(words $1),$1)))
+
+# What is wrong with the sweep, all of it; control characters in names
+# are shown as cat -v shows them.  (Make runs each line of the expansion
+# in a shell of its own.)
 h3-errors:
-	@printf '%b\n' $(foreach e,$(h3_errors),'pipeline.mk: $e') >&2; exit 1
+	@:$(call h3_say,$(h3_errs))
+	@echo 'pipeline.mk: nothing was done: mend TRACES and run make again' >&2
+	@exit 2
 
 h3-failed: $(h3_summaries)
 	@'$(h3_summary)' -c '$(h3_reports)/summary.json'
 
-# rm -f a few hundred files at a time: a shell takes 128 KiB of command.
-h3_rm = $(if $1,$(h3_nl)rm -f -- $(wordlist 1,200,$1)$(call h3_rm,$(wordlist 201,$(words $1),$1)))
-
-# A run killed with SIGKILL cannot remove its temporary directory.
-h3_rmtmp = $(if $1,$(h3_nl)rm -rf -- $(addsuffix .h3report.*,$(wordlist 1,200,$1))$(call h3_rmtmp,$(wordlist 201,$(words $1),$1)))
-
+ifeq ($(h3_errs),)
 clean-reports:
-	rm -f -- $(h3_summaries) $(h3_list)$(call h3_rm,$(h3_jsons) $(h3_jsons:.json=.err))
-	rm -rf -- '$(h3_reports)'/.h3summary.*$(call h3_rmtmp,$(sort $(dir $(h3_jsons))))
+	rm -f -- $(h3_summaries) $(h3_list) $(h3_record)$(call h3_chunks,rm -f --,\
+	    $(foreach j,$(h3_jsons),$j $(j:.json=.err) $(j:.json=.inputs)))
+endif
 
 h3-force:
 
