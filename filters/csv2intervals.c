@@ -691,6 +691,14 @@ main(int argc, char *argv[])
 	if (csv_error(&p) != CSV_SUCCESS || csv_fini(&p, NULL, NULL, NULL) != 0)
 		errx(1, "%s:%lu: quoted field not closed at the end of the "
 		    "input", r.in.path, r.recline);
+	/*
+	 * nsys leaves the CSV of a report it skipped empty, for want of
+	 * kernels, say.  Whether that is a trace without rows only the
+	 * other trace of the run can tell: scripts/h3facts asks it.
+	 */
+	if (!r.header && r.in.lineno == 0)
+		errx(1, "%s:1: no header: empty (0 bytes), as nsys leaves a "
+		    "report it skipped", r.in.path);
 	if (!r.header)
 		errx(1, "%s:%lu: no header", r.in.path, r.in.lineno + 1);
 	csv_free(&p);

@@ -99,6 +99,9 @@ static const char exec_from[] =
     " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)"
     " ORDER BY r.start, k.rowid, r.rowid";
 
+/* A query of the columns above that selects nothing. */
+static const char no_rows[] = "SELECT 0, 0, 0, 0, 0, NULL, 0, NULL WHERE 0";
+
 /* The export, as named on the command line. */
 static const char *path;
 /* Write bare intervals: start and end only. */
@@ -254,8 +257,8 @@ gpuquery(char *q, size_t qsize)
 	if (haskernel) {
 		add(q, qsize, gpu_kernel);
 		sep = " UNION ALL ";
-	} else if (kflag)	/* no kernels: select none, of the right form */
-		add(q, qsize, "SELECT 0, 0, 0, 0, 0, NULL, 0, NULL WHERE 0");
+	} else if (kflag)	/* no kernels */
+		add(q, qsize, no_rows);
 	if (hasmemcpy) {
 		add(q, qsize, sep);
 		add(q, qsize, gpu_memcpy);
@@ -266,6 +269,25 @@ gpuquery(char *q, size_t qsize)
 		add(q, qsize, gpu_memset);
 	}
 	add(q, qsize, gpu_order);
+}
+
+/*
+ * The query of cuda_kern_exec_trace, launches or their kernels.  nsys
+ * writes no kernel table for a run without kernels (and SKIPs the
+ * report): such an export, of CUDA API calls, has no launches.
+ */
+static void
+execquery(char *q, size_t qsize, int launch)
+{
+	needtable(tables[SRC_RUNTIME]);
+	q[0] = '\0';
+	if (!hastable(tables[SRC_KERNEL])) {
+		add(q, qsize, no_rows);
+		return;
+	}
+	needtable("StringIds");
+	add(q, qsize, launch ? exec_launch : exec_kernel);
+	add(q, qsize, exec_from);
 }
 
 /* Exit naming the row of the export the current result comes from. */
@@ -491,15 +513,8 @@ main(int argc, char *argv[])
 
 	if (strcmp(type, "gpu") == 0)
 		gpuquery(query, sizeof(query));
-	else {
-		needtable(tables[SRC_KERNEL]);
-		needtable(tables[SRC_RUNTIME]);
-		needtable("StringIds");
-		query[0] = '\0';
-		add(query, sizeof(query), strcmp(type, "launch") == 0 ?
-		    exec_launch : exec_kernel);
-		add(query, sizeof(query), exec_from);
-	}
+	else
+		execquery(query, sizeof(query), strcmp(type, "launch") == 0);
 	run(query);
 
 	if (sqlite3_close(db) != SQLITE_OK)
