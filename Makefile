@@ -75,14 +75,16 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) scripts/bench-rss
 	BUILD=$(abspath $(BUILD)) scripts/bench-sweep
 
-# The scripts find the filters beside them and the rules in ../share.
+# The scripts find the filters beside them, and the rules and their
+# library, h3lib.sh, in ../share/h3prof.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
 	scripts/h3summary scripts/h3profile scripts/h3sweep
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/h3prof \
 	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(PROGS) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
-	install -m 644 rules/h3.rules pipeline.mk sweep.mk $(DESTDIR)$(PREFIX)/share/h3prof
+	install -m 644 rules/h3.rules pipeline.mk sweep.mk scripts/h3lib.sh \
+	    $(DESTDIR)$(PREFIX)/share/h3prof
 	install -m 644 $(FILTERS:%=filters/%.1) $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 filters/h3prof.5 $(DESTDIR)$(PREFIX)/share/man/man5
 

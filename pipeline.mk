@@ -82,9 +82,10 @@
 # other run, writes the summary, which lists the failed runs, and then
 # fails.
 #
-# make clean-reports removes the summaries, the record of the sweep and
-# the runs' reports, inputs and error records; it leaves the SQLite
-# exports of nsys reports.  It is how to force a full redo.
+# make clean-reports removes the summaries and the runs' reports, inputs
+# and error records; it leaves the record of the sweep and the SQLite
+# exports of nsys reports.  make clean-reports reports redoes the sweep
+# in full; rm -r REPORTS forgets it.
 
 H3PROF_MK := $(lastword $(MAKEFILE_LIST))
 H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
@@ -123,23 +124,18 @@ h3_reports := $(patsubst %/,%,$(REPORTS))
 h3_record := $(h3_reports)/inputs.mk
 $(eval $(file <$(h3_record)))
 h3_given = $(filter-out undefined default,$(origin $1))
+h3_differ = $(if $(and $(findstring x$1x,x$2x),$(findstring x$2x,x$1x)),,differ)
 ifneq ($(call h3_given,TRACES)$(call h3_given,TRACES_FROM),)
 ifneq ($(and $(call h3_given,TRACES),$(call h3_given,TRACES_FROM)),)
 $(error give TRACES or TRACES_FROM, not both)
-endif
-ifneq ($(h3_was_TRACES)$(h3_was_TRACES_FROM),)
-ifneq ($(TRACES)|$(TRACES_FROM),$(h3_was_TRACES)|$(h3_was_TRACES_FROM))
-$(info pipeline.mk: the sweep of $(h3_reports) changed: \
-    $(or $(h3_was_TRACES),TRACES_FROM=$(h3_was_TRACES_FROM)) -> \
-    $(or $(TRACES),TRACES_FROM=$(TRACES_FROM)))
-endif
 endif
 else ifneq ($(h3_was_TRACES)$(h3_was_TRACES_FROM),)
 TRACES := $(h3_was_TRACES)
 TRACES_FROM := $(h3_was_TRACES_FROM)
 OUT ?= $(h3_was_OUT)
 else
-TRACES := $(H3PROF_DIR)samples/*
+# The samples of a checkout; an installation has none.
+TRACES := $(if $(wildcard $(H3PROF_DIR)samples/),$(H3PROF_DIR)samples/*)
 endif
 OUT ?=
 h3_out := $(patsubst %/,%,$(OUT))
@@ -162,9 +158,13 @@ h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
 h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
 
 # The run directories that pattern $1 matches, less REPORTS and OUT.
-h3_skip := $(abspath $(h3_reports) $(h3_out))
-h3_matches = $(foreach d,$(wildcard $1/),\
-    $(if $(filter $(h3_skip),$(abspath $d)),,$(call h3_path,$d)))
+# (An absolute path is one word here, whatever the current directory holds.)
+h3_abs = $(subst $() ,?,$(abspath $1))
+h3_skip := $(foreach p,$(h3_reports) $(h3_out),$(call h3_abs,$p))
+h3_matches = $(foreach d,$(wildcard $1/),$(if $(filter $(h3_skip),$(call \
+    h3_abs,$d)),,$(if $(wildcard $(call h3_path,$d)/),$(call h3_path,$d),$(call \
+    h3_err,TRACES: $1 matches a name that holds whitespace$(,) near $d$(,) \
+    which make cannot carry in a file name; rename it))))
 ifneq ($(TRACES_FROM),)
 ifeq ($(wildcard $(TRACES_FROM)),)
 $(call h3_err,TRACES_FROM=$(TRACES_FROM): no such file)
@@ -287,8 +287,9 @@ $(foreach d,$(h3_dirs),$(if $(call h3_unsafe,$d),\
 	$(eval h3_d := $d)$(eval h3_n := $(call h3_name,$d))$(eval \
 	    $(value h3_run)))))
 h3_jsons := $(foreach i,$(h3_ids),$(h3_json_$i))
-ifeq ($(h3_errs)$(h3_jsons),)
-$(call h3_err,TRACES$(if $(TRACES_FROM),_FROM=$(TRACES_FROM), '$(TRACES)'): no runs)
+ifeq ($(TRACES)$(TRACES_FROM),)
+$(call h3_err,no TRACES given$(,) and $(h3_reports) remembers no sweep: name \
+    the run directories$(,) as in make reports TRACES='runs/*')
 endif
 
 # --- the rules -----------------------------------------------------------------
@@ -312,10 +313,12 @@ h3_pid = $(eval h3_pid := $(shell echo $$PPID))$(h3_pid)
 h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
 $(h3_jsons): $(h3_tools)
-	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_report)' -r '$(H3PROF_RULES)' \
-	    -o '$@' $(h3_args)$(if $(h3_keepgoing), || exit 0)
-	$(file >$(@D)/report.inputs.$(h3_pid),$(h3_in))
-	@mv -f -- '$(@D)/report.inputs.$(h3_pid)' '$(@D)/report.inputs'
+	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
+	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' $(h3_args)$(if \
+	    $(h3_keepgoing), || :)
+	@[ ! -f '$@' ] || { \
+	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs.$(h3_pid)' && \
+	    mv -f -- '$(@D)/report.inputs.$(h3_pid)' '$(@D)/report.inputs'; }
 
 # A trace file the run lost, or a run directory deleted, is no reason for
 # make to stop: h3report says what is missing, as with any broken run.
@@ -330,6 +333,7 @@ $(sort $(h3_files)):
 	    m+=" NSYS, or export it where nsys is (nsys export --type"; \
 	    m+=" sqlite) and put $(@F) beside it"; \
 	    printf '%s\n' "$$m" | tee -- '$(h3_errfile)' >&2; exit 1; }
+	$(if $(h3_out),@mkdir -p -- '$(@D)')
 	'$(NSYS)' export --type sqlite --quiet true --force-overwrite true \
 	    --output '$@.$(h3_pid).sqlite' -- '$<' 2>'$@.$(h3_pid).err' || { \
 	    cat -- '$@.$(h3_pid).err' >&2; \
@@ -365,7 +369,12 @@ $(h3_record): h3-force
 endif
 # Make expands a whole recipe before it runs it: the directory must be
 # there when $(file) writes.
+$(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
+	$(call h3_differ,$(TRACES)|$(TRACES_FROM),$(h3_was_TRACES)|$(h3_was_TRACES_FROM)),\
+	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),TRACES_FROM=$(\
+	h3_was_TRACES_FROM)) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
 $(h3_list) $(h3_record):
+	$(if $(h3_changed),@echo 'pipeline.mk: $(strip $(h3_changed))')
 	$(shell mkdir -p -- '$(@D)')$(file >$@.$(h3_pid),$(if \
 	    $(filter $(h3_list),$@),$(h3_listtext),$(h3_recordtext)))
 	@mv -f -- '$@.$(h3_pid)' '$@'
@@ -403,7 +412,7 @@ h3-failed: $(h3_summaries)
 
 ifeq ($(h3_errs),)
 clean-reports:
-	rm -f -- $(h3_summaries) $(h3_list) $(h3_record)$(call h3_chunks,rm -f --,\
+	rm -f -- $(h3_summaries) $(h3_list)$(call h3_chunks,rm -f --,\
 	    $(foreach j,$(h3_jsons),$j $(j:.json=.err) $(j:.json=.inputs)))
 endif
 

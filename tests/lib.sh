@@ -51,3 +51,80 @@ expect_error() {
 
 # run_filter CMD...: run a filter with stdout to $TMP/out, stderr to $TMP/err.
 run_filter() { "$@" >"$TMP/out" 2>"$TMP/err"; }
+
+# --- sweeps: what the tests of pipeline.mk share ----------------------------
+
+# sweep_setup: G, the trace generator; private filters and rules, which
+# the tests touch; none of make's own options and variables leaking in
+# from a make check.
+sweep_setup() {
+	G=$BIN/../gentrace
+	if [ ! -x "$G" ]; then
+		# Not built by this make (a BIN of filters only): build it.
+		G=$TMP/gentrace
+		${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -o "$G" \
+		    "$TOP/tests/gentrace.c" ||
+		    fail "gentrace compiles" "${CC:-cc} failed"
+	fi
+	mkdir "$TMP/bin"
+	cp -p "$BIN"/* "$TMP/bin/"
+	cp -p "$TOP/rules/h3.rules" "$TMP/h3.rules"
+	export H3PROF_BIN=$TMP/bin H3PROF_RULES=$TMP/h3.rules
+	unset MAKEFLAGS MAKELEVEL MFLAGS MAKEFILES OUT REPORTS TRACES \
+	    TRACES_FROM REPEAT_KEYS
+}
+
+# pmake DIR ARGS...: pipeline.mk in DIR; stdout and stderr to DIR/make.out.
+pmake() {
+	local d=$1
+	shift
+	make -C "$d" -f "$TOP/pipeline.mk" --no-print-directory "$@" \
+	    >"$d/make.out" 2>&1
+}
+
+# reduced DIR: the report.json files the last pmake in DIR made, sorted.
+reduced() {
+	grep -o -- "-o '[^']*/report.json'" "$1/make.out" |
+	    sed "s/^-o '//; s/'\$//" | sort | tr '\n' ' ' | sed 's/ $//'
+}
+
+# mtimes FILE...: the modification times of the files, to the nanosecond.
+mtimes() { stat -c '%y %n' -- "$@"; }
+
+# gen DIR PREFIX GENTRACE-OPTIONS...: a trace pair by gentrace.
+gen() {
+	local d=$1 p=$2
+	shift 2
+	mkdir -p "$d"
+	"$G" "$@" -o "$d/$p"
+}
+
+# pair DIR: a tiny hand-made trace pair from lines "kind start dur stream
+# name" on stdin, kernels launched 500 ns before they start.
+pair() {
+	mkdir -p "$1"
+	awk -F' ' -v gpu="$1/cuda_gpu_trace.csv" \
+	    -v kx="$1/cuda_kern_exec_trace.csv" '
+	BEGIN {
+		dev = "NVIDIA GeForce RTX 5090 (0)"
+		print "Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX," \
+		    "BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Bytes (MB)," \
+		    "Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,GreenCtx," \
+		    "Strm,Name" >gpu
+		print "API Start (ns),API Dur (ns),Queue Start (ns)," \
+		    "Queue Dur (ns),Kernel Start (ns),Kernel Dur (ns)," \
+		    "Total Dur (ns),PID,TID,DevId,API Function,GridXYZ," \
+		    "BlockXYZ,Kernel Name" >kx
+	}
+	$1 == "kernel" {
+		print $2 "," $3 "," NR ",1,1,1,128,1,1,32,0.000,0.000,,,,," \
+		    dev ",1,," $4 "," $5 >gpu
+		print $2 - 500 ",20,,," $2 "," $3 "," 500 + $3 \
+		    ",1,1,0,cudaLaunchKernel,   1    1    1, 128    1    1," \
+		    $5 >kx
+	}
+	$1 == "memcpy" {
+		print $2 "," $3 "," NR ",,,,,,,,,,0.001,1.000,Pageable,Device," \
+		    dev ",1,," $4 ",[CUDA memcpy Host-to-Device]" >gpu
+	}'
+}
