@@ -110,6 +110,7 @@ NSYS ?= nsys
 
 # Characters make cannot carry in a file name, and those the recipes would
 # have to quote: scripts/h3lib.sh's h3_unsafe is the same set.
+, := ,
 h3_hash := \#
 h3_unsafechars := : $(h3_hash) % $$ ' " \ ` * ? [ ] ; | & < > ( ) { }
 h3_unsafe = $(or $(word 2,$1),$(strip $(foreach c,$(h3_unsafechars),$(findstring $c,$1))))
@@ -163,8 +164,9 @@ h3_abs = $(subst $() ,?,$(abspath $1))
 h3_skip := $(foreach p,$(h3_reports) $(h3_out),$(call h3_abs,$p))
 h3_matches = $(foreach d,$(wildcard $1/),$(if $(filter $(h3_skip),$(call \
     h3_abs,$d)),,$(if $(wildcard $(call h3_path,$d)/),$(call h3_path,$d),$(call \
-    h3_err,TRACES: $1 matches a name that holds whitespace$(,) near $d$(,) \
-    which make cannot carry in a file name; rename it))))
+    h3_err,TRACES: $1 matches a name that holds whitespace or a backslash$(,) \
+    near $d$(,) \
+    which make cannot carry in a file name; rename it)h3-refused)))
 ifneq ($(TRACES_FROM),)
 ifeq ($(wildcard $(TRACES_FROM)),)
 $(call h3_err,TRACES_FROM=$(TRACES_FROM): no such file)
@@ -177,6 +179,7 @@ h3_dirs := $(foreach w,$(TRACES),$(or $(call h3_matches,$(patsubst %/,%,$w)),\
     $(call h3_err,TRACES: $w matches no directory$(if $(wildcard $w), (it \
     matches files: TRACES names run directories)))))
 endif
+h3_dirs := $(filter-out h3-refused,$(h3_dirs))
 $(foreach v,$(filter TRACE trace traces TRACE_FROM RUNS,$(.VARIABLES)),\
     $(if $(filter command line,$(origin $v)),\
 	$(call h3_err,$v=$($v): no such setting; did you mean TRACES?)))
@@ -234,6 +237,7 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_sqls)) nsys SQLite \
     run in its own)
 else ifneq ($(h3_sqls),)
 h3_srcs := $(h3_sqls)
+$(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
 else ifneq ($(word 2,$(h3_reps)),)
 $(call h3_err,run directory $(h3_d): $(words $(h3_reps)) nsys reports \
@@ -243,7 +247,10 @@ else ifneq ($(h3_reps),)
 # The trace is the SQLite export of the nsys report, made beside the
 # report (in the run directory by the pattern rule %.sqlite).
 h3_srcs := $(h3_where)/$(notdir $(h3_reps:.nsys-rep=.sqlite))
-$(if $(h3_out),$(h3_srcs): $(h3_reps))
+ifneq ($(h3_out),)
+$(h3_srcs): $(h3_reps)
+	$(h3_exporting)
+endif
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
 else
@@ -255,7 +262,6 @@ $(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
 endif
 h3_names += $(h3_n)
 endef
-, := ,
 
 # h3_define: the rules of the report of run h3_d, read from h3_srcs.  It
 # is made again when what report.inputs says it was made from is no more
@@ -304,9 +310,17 @@ h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	reportjson) $(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
 	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
 
-# This make's process ID, in the names of its temporary files: two makes
-# of one sweep at once must not write the same one.
+# This make's process ID, in the names of its temporary files, .NAME.PID:
+# two makes of one sweep at once must not write the same one.  Those of a
+# make that was killed are removed by the next.
 h3_pid = $(eval h3_pid := $(shell echo $$PPID))$(h3_pid)
+h3_tmp = $(@D)/.$(@F).$(h3_pid)
+h3_pidof = $(lastword $(subst ., ,$1))
+h3_dead = $(foreach f,$1,$(if $(wildcard /proc/$(call h3_pidof,$f)/),,$f))
+h3_deadx = $(foreach f,$1,$(if $(wildcard \
+	/proc/$(call h3_pidof,$(basename $f))/),,$f))
+h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
+	$(h3_reports)/.inputs.mk.[0-9]*))
 
 # With -k a run that fails does not stop the summary, which lists it; a
 # check after the summary fails the sweep.
@@ -316,32 +330,35 @@ $(h3_jsons): $(h3_tools)
 	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' $(h3_args)$(if \
 	    $(h3_keepgoing), || :)
-	@[ ! -f '$@' ] || { \
-	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs.$(h3_pid)' && \
-	    mv -f -- '$(@D)/report.inputs.$(h3_pid)' '$(@D)/report.inputs'; }
+	@[ ! -f '$@' ] || printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs'
 
 # A trace file the run lost, or a run directory deleted, is no reason for
 # make to stop: h3report says what is missing, as with any broken run.
 $(sort $(h3_files)):
 
-# The SQLite export of an nsys report; on failure, the run's error record
-# says why, as h3report's would.
+# The SQLite export of an nsys report, in a run directory by the pattern
+# rule, in OUT by a rule of the run's.  On failure the run's error record
+# says why, as h3report's would, and its report, made from the report's
+# export of before, is removed.  (A path that starts with - is no option.)
+define h3_exporting
+@mkdir -p -- '$(@D)'
+@command -v -- '$(NSYS)' >/dev/null || { printf '%s%s%s\n' \
+    'pipeline.mk: $<: an nsys report is read through its SQLite export, ' \
+    'which needs nsys, and $(NSYS) is no command: put nsys on the PATH or ' \
+    'name it in NSYS=, or export it where nsys is (nsys export --type sqlite) and put $(@F) beside it' | \
+    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)'; exit 1; }
+'$(NSYS)' export --type sqlite --quiet true --force-overwrite true \
+    --output '$(h3_tmp).sqlite' '$(patsubst -%,./-%,$<)' \
+    2>'$(h3_tmp).err' || { cat -- '$(h3_tmp).err' >&2; \
+    echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$(h3_tmp).err'; \
+    mv -f -- '$(h3_tmp).err' '$(h3_errfile)'; \
+    rm -f -- '$(h3_errfile:.err=.json)'; \
+    rm -f -- '$(h3_tmp).sqlite'; exit 1; }
+@rm -f -- '$(h3_tmp).err'
+@mv -f -- '$(h3_tmp).sqlite' '$@'
+endef
 %.sqlite: %.nsys-rep
-	@command -v -- '$(NSYS)' >/dev/null || { \
-	    m="pipeline.mk: $<: an nsys report is read through its SQLite"; \
-	    m+=" export, which needs nsys: put it on the PATH or name it in"; \
-	    m+=" NSYS, or export it where nsys is (nsys export --type"; \
-	    m+=" sqlite) and put $(@F) beside it"; \
-	    printf '%s\n' "$$m" | tee -- '$(h3_errfile)' >&2; exit 1; }
-	$(if $(h3_out),@mkdir -p -- '$(@D)')
-	'$(NSYS)' export --type sqlite --quiet true --force-overwrite true \
-	    --output '$@.$(h3_pid).sqlite' -- '$<' 2>'$@.$(h3_pid).err' || { \
-	    cat -- '$@.$(h3_pid).err' >&2; \
-	    echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$@.$(h3_pid).err'; \
-	    mv -f -- '$@.$(h3_pid).err' '$(h3_errfile)'; \
-	    rm -f -- '$@.$(h3_pid).sqlite'; exit 1; }
-	@rm -f -- '$@.$(h3_pid).err'
-	@mv -f -- '$@.$(h3_pid).sqlite' '$@'
+	$(h3_exporting)
 
 # The list of runs, NAME tab report a line each, and the record of the
 # sweep: each written again only when it would change, which the summary
@@ -375,9 +392,9 @@ $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 	h3_was_TRACES_FROM)) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
 $(h3_list) $(h3_record):
 	$(if $(h3_changed),@echo 'pipeline.mk: $(strip $(h3_changed))')
-	$(shell mkdir -p -- '$(@D)')$(file >$@.$(h3_pid),$(if \
+	$(shell mkdir -p -- '$(@D)')$(file >$(h3_tmp),$(if \
 	    $(filter $(h3_list),$@),$(h3_listtext),$(h3_recordtext)))
-	@mv -f -- '$@.$(h3_pid)' '$@'
+	@mv -f -- '$(h3_tmp)' '$@'$(if $(h3_litter),; rm -f -- $(h3_litter))
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md)
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_summary) \
@@ -412,8 +429,9 @@ h3-failed: $(h3_summaries)
 
 ifeq ($(h3_errs),)
 clean-reports:
-	rm -f -- $(h3_summaries) $(h3_list)$(call h3_chunks,rm -f --,\
-	    $(foreach j,$(h3_jsons),$j $(j:.json=.err) $(j:.json=.inputs)))
+	rm -f -- $(h3_summaries) $(h3_list) $(h3_litter)$(call h3_chunks,rm -f --,\
+	    $(foreach j,$(h3_jsons),$j $(j:.json=.err) $(j:.json=.inputs) \
+	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))
 endif
 
 h3-force:

@@ -33,17 +33,23 @@
 #		the others; soon starts no other; now also kills those running.
 # SWEEP_ENV	make sweep with HOSTS: environment variables to give the jobs
 #		there too (NSYS and NSYS_FLAGS are given).
+# H3PROF_SCRIPTS h3profile and h3sweep (default: scripts beside this file,
+#		or PREFIX/bin if it is installed in PREFIX/share/h3prof).
 #
-# make profile runs scripts/h3profile: nsys profile, then nsys stats to the
-# two CSVs, then RUN/config.json with the settings, the host, the GPU, the
-# nsys version and the time; the run is made beside RUN and renamed to it
-# only when all of it succeeded, so a failed profile leaves RUN as it was.
+# make profile runs h3profile: nsys profile, then nsys stats to the two
+# CSVs, which must hold a trace (nsys exits 0 when it skips or fails an
+# export), then RUN/config.json with the settings, the host, the GPU, the
+# nsys version and the time; nsys's output goes to RUN/profile.log too.
+# The run is made beside RUN and renamed to it only when all of it
+# succeeded; a failed profile leaves RUN as it was, and what it made, its
+# log saying why, in RUN.failed.
 #
-# make sweep runs scripts/h3sweep over SWEEP, then make reports (pipeline.mk)
-# over the runs of SWEEP that are there, and fails if some runs are not (the
-# others are reduced all the same).  Another make sweep of the same SWEEP
-# profiles again only the runs that failed, were not run, changed or are
-# missing.  scripts/h3profile and scripts/h3sweep say the rest.
+# make sweep runs h3sweep over SWEEP, which first checks that NSYS runs,
+# then make reports (pipeline.mk) over the runs of SWEEP that are there,
+# named in the file SWEEPDIR/S.runs (TRACES_FROM), and fails if some runs
+# are not (the others are reduced all the same).  Another make sweep of
+# the same SWEEP profiles again only the runs that failed, were not run,
+# changed or are missing.  h3profile and h3sweep say the rest.
 
 ifndef h3s_mk
 h3s_mk := $(lastword $(MAKEFILE_LIST))
@@ -59,8 +65,12 @@ HOSTS ?=
 HALT ?= never
 SWEEP_ENV ?=
 
-h3s_profile := $(h3s_dir)scripts/h3profile
-h3s_sweep := $(h3s_dir)scripts/h3sweep
+# The scripts: pipeline.mk's, which it sets before it includes this file;
+# else, as there, those of the checkout or of the installation.
+h3s_scripts := $(or $(H3PROF_SCRIPTS),$(if $(wildcard \
+	$(h3s_dir)scripts/h3profile),$(h3s_dir)scripts,$(h3s_dir)../../bin))
+h3s_profile := $(h3s_scripts)/h3profile
+h3s_sweep := $(h3s_scripts)/h3sweep
 
 # The command lines and paths go to the scripts through the environment,
 # which takes any text, quotes among it.
@@ -85,16 +95,18 @@ h3s_pass := $(foreach v,OUT REPORTS REPEAT_KEYS H3PROF_BIN H3PROF_RULES \
 	H3PROF_SCRIPTS,$(if $(filter file override,$(origin $v)),'$v=$($v)'))
 
 # The runs that failed do not stop the reduction of the others; the check
-# after it fails the sweep.  Not one command line: make runs a line that
-# names $(MAKE) even under make -n.
+# after it fails the sweep.  The runs go to make reports in a file, for a
+# list of them can outgrow a command line (128 KiB).  Not one command
+# line: make runs a line that names $(MAKE) even under make -n.
 sweep:
 	$(if $(SWEEP),,$(error make sweep needs SWEEP=FILE, the sweep file))
 	NSYS=$$H3S_NSYS NSYS_FLAGS=$$H3S_NSYS_FLAGS '$(h3s_sweep)' -k \
 	    -d "$$H3S_SWEEPDIR" -g '$(GPUS)' -x '$(HALT)' \
 	    $(if $(HOSTS),-H "$$H3S_HOSTS") $(foreach v,$(SWEEP_ENV),-e '$v') \
 	    -- "$$H3S_SWEEP"
-	$(MAKE) -f '$(h3s_dir)pipeline.mk' reports $(h3s_pass) TRACES="$$( \
-	    '$(h3s_sweep)' -l -d "$$H3S_SWEEPDIR" -- "$$H3S_SWEEP")"
+	list=$$('$(h3s_sweep)' -l -d "$$H3S_SWEEPDIR" -- "$$H3S_SWEEP"); \
+	    $(MAKE) -f '$(h3s_dir)pipeline.mk' reports $(h3s_pass) \
+	    TRACES_FROM="$$list"
 	@'$(h3s_sweep)' -c -d "$$H3S_SWEEPDIR" -- "$$H3S_SWEEP"
 
 .PHONY: profile sweep

@@ -5,7 +5,7 @@
 #	here=$(dirname -- "$0")
 #	lib=$here/h3lib.sh
 #	[ -f "$lib" ] || lib=$here/../share/h3prof/h3lib.sh
-#	. "$lib"
+#	. "$lib" || exit 1
 #
 # and gets strict mode, prog, here and tab, and the functions below.
 set -euo pipefail
@@ -96,38 +96,57 @@ h3_tools() {
 	fi
 }
 
-# h3_tmpdir: set t to a new private directory in ${TMPDIR:-/tmp}, removed
-# when the script exits; a signal removes it and exits 1.  The traps come
-# first and the name is known before the directory is made, so that no
-# signal finds it unnoticed; the rm is deaf to signals, for one that
-# killed it halfway would leave the rest.  A script that must do more on
-# exit defines h3_atexit, which runs first.  The directories of scripts
-# killed with SIGKILL, whose process is gone, are reclaimed on the way.
-# The lib's own exit status rule: any failure is exit 1.
+# h3_tmpdir: set t to a new private directory in ${TMPDIR:-/tmp},
+# h3prof.PROG.PID, removed when the script exits; a signal removes it and
+# exits 1, and any failure is exit status 1.  The traps come first and the
+# name is known before the directory is made, so that no signal finds it
+# unnoticed; the rm is deaf to signals, for one that killed it halfway
+# would leave the rest.  A script that must do more on exit defines
+# h3_atexit, which runs first.  The directories of scripts killed with
+# SIGKILL, whose process is gone, are reclaimed on the way: one of this
+# process's name can only be such.
 h3_tmpdir() {
 	local root=${TMPDIR:-/tmp} d pid
-	for d in "$root"/h3prof.*.[0-9]*.*; do
+	for d in "$root"/h3prof.*.[0-9]*; do
 		[ -d "$d" ] && [ -O "$d" ] || continue
-		pid=${d#"$root"/h3prof.*.}
-		pid=${pid%%.*}
+		pid=${d##*.}
 		[ -d "/proc/$pid" ] || rm -rf -- "$d"
 	done
-	t=
+	t=$root/h3prof.$prog.$$
 	trap 'h3_cleanup; exit 1' HUP INT TERM
 	trap 'h3_rc=$?; h3_cleanup; exit $((h3_rc == 0 ? 0 : 1))' EXIT
-	# t is set once the directory is ours: one a signal catches between
-	# mkdir and t= is a dead process's the next time.
-	until
-		d=$root/h3prof.$prog.$$.$RANDOM
-		mkdir -m 700 -- "$d" 2>/dev/null
-	do
-		[ -d "$root" ] && [ -w "$root" ] ||
-		    h3_die "TMPDIR $root: not a writable directory"
-	done
-	t=$d
+	rm -rf -- "$t"
+	mkdir -m 700 -- "$t" 2>/dev/null ||
+	    { t=; h3_die "TMPDIR $root: not a writable directory"; }
 }
 
 h3_cleanup() {
 	if declare -F h3_atexit >/dev/null; then h3_atexit; fi
 	[ -z "$t" ] || (trap '' HUP INT TERM; exec rm -rf -- "$t")
+}
+
+# h3_badname VAR NAME: set VAR to the rule NAME breaks as the name of a
+# run h3profile makes, or to nothing if it keeps them all: letters,
+# digits and _.,=+@-, not starting with . or - (hidden, or an option);
+# not ending in .failed (h3_failed); a file name, at most 255 bytes.
+h3_badname() {
+	local -n h3_why=$1
+	h3_why=
+	if [[ ! $2 =~ ^[A-Za-z0-9_][A-Za-z0-9_.,=+@-]*$ ]]; then
+		h3_why="letters, digits and _.,=+@- only,"
+		h3_why+=" not starting with . or -"
+	elif [[ $2 == *.failed ]]; then
+		h3_why="not ending in .failed, a failed run's output"
+	elif [ ${#2} -gt 255 ]; then
+		h3_why="at most 255 bytes"
+	fi
+}
+
+# h3_failed VAR RUN: set VAR to where h3profile keeps the output of a
+# failed profile of RUN: RUN.failed, its name cut to 248 bytes so that
+# the whole fits in a file name.
+h3_failed() {
+	local -n h3_kept=$1
+	local h3_name=${2##*/}
+	h3_kept=${2%"$h3_name"}${h3_name:0:248}.failed
 }
