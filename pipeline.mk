@@ -24,7 +24,8 @@
 #		trace or with two, and a path make cannot carry (whitespace,
 #		: # % $ \, quotes or other shell characters) are errors:
 #		make says so for all of them and does nothing else (exit 2).
-#		Patterns skip REPORTS and OUT.
+#		Patterns skip REPORTS, OUT and the RUN.failed directories
+#		of failed profiles.
 # TRACES_FROM	a file that names the run directories, one a line, for
 #		lists too long for a command line (make sweep gives one).
 #		Not with TRACES.
@@ -154,16 +155,20 @@ h3_errs :=
 h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
     $(lastword $(h3_errs)) := $(subst $(h3_hash),\$(h3_hash),$(subst $$,$$$$,$1)))
 
+# (Make 4.3's $(file <) keeps the last newline of some files: what it
+# reads is compared stripped.)
+
 # A path as make can name it: make strips ./ and expands a leading ~, so
 # a run directory named ~ takes its full path.
 h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
 
-# The run directories that pattern $1 matches, less REPORTS and OUT.
+# The run directories that pattern $1 matches, less REPORTS, OUT and what
+# a failed make profile kept (RUN.failed).
 # (An absolute path is one word here, whatever the current directory holds.)
 h3_abs = $(subst $() ,?,$(abspath $1))
 h3_skip := $(foreach p,$(h3_reports) $(h3_out),$(call h3_abs,$p))
-h3_matches = $(foreach d,$(wildcard $1/),$(if $(filter $(h3_skip),$(call \
-    h3_abs,$d)),,$(if $(wildcard $(call h3_path,$d)/),$(call h3_path,$d),$(call \
+h3_matches = $(foreach d,$(filter-out %.failed/,$(wildcard $1/)),$(if \
+    $(filter $(h3_skip),$(call h3_abs,$d)),,$(if $(wildcard $(call h3_path,$d)/),$(call h3_path,$d),$(call \
     h3_err,TRACES: $1 matches a name that holds whitespace or a backslash$(,) \
     near $d$(,) \
     which make cannot carry in a file name; rename it)h3-refused)))
@@ -274,10 +279,9 @@ h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
 h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
     rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))
-$(h3_json_$(h3_i)): $(h3_srcs) $(h3_conf)
-ifneq ($(file <$(h3_where)/report.inputs),$(h3_in))
-$(h3_json_$(h3_i)): h3-force
-endif
+h3_was_in := $(strip $(file <$(h3_where)/report.inputs))
+$(h3_json_$(h3_i)): $(h3_srcs) $(h3_conf) $(if $(subst $(h3_was_in),,$(h3_in))$(subst \
+    $(h3_in),,$(h3_was_in)),h3-force)
 $(h3_json_$(h3_i)): private h3_args := -n '$(h3_n)' \
     $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s')
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
@@ -328,8 +332,8 @@ h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
 $(h3_jsons): $(h3_tools)
 	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
-	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' $(h3_args)$(if \
-	    $(h3_keepgoing), || :)
+	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' $(h3_args) || \
+	    { rm -f -- '$(@D)/report.inputs'; $(if $(h3_keepgoing),:,exit 1); }
 	@[ ! -f '$@' ] || printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs'
 
 # A trace file the run lost, or a run directory deleted, is no reason for
@@ -378,10 +382,10 @@ h3_recordtext := $(strip \
 	h3_was_OUT := $(OUT))$(h3_nl)$(strip \
 	h3_was_REPEAT_KEYS := $(REPEAT_KEYS))$(h3_nl)$(strip \
 	h3_was_RULES := $(H3PROF_RULES))
-ifneq ($(file <$(h3_list)),$(h3_listtext))
+ifneq ($(strip $(file <$(h3_list))),$(strip $(h3_listtext)))
 $(h3_list): h3-force
 endif
-ifneq ($(file <$(h3_record)),$(h3_recordtext))
+ifneq ($(strip $(file <$(h3_record))),$(strip $(h3_recordtext)))
 $(h3_record): h3-force
 endif
 # Make expands a whole recipe before it runs it: the directory must be

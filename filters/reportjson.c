@@ -418,54 +418,38 @@ put_text(const char *key, const char *s)
 	put_string(s, strlen(s), 0);
 }
 
-/* Whether s, of len bytes, is a JSON number literal. */
-static int
-jsonnumber(const char *s, size_t len)
-{
-	const char *end = s + len;
-
-	if (s < end && *s == '-')
-		s++;
-	if (s < end && *s == '0')
-		s++;
-	else if (s < end && *s >= '1' && *s <= '9')
-		while (s < end && *s >= '0' && *s <= '9')
-			s++;
-	else
-		return 0;
-	if (s < end && *s == '.') {
-		if (++s == end || *s < '0' || *s > '9')
-			return 0;
-		while (s < end && *s >= '0' && *s <= '9')
-			s++;
-	}
-	if (s < end && (*s == 'e' || *s == 'E')) {
-		if (++s < end && (*s == '+' || *s == '-'))
-			s++;
-		if (s == end || *s < '0' || *s > '9')
-			return 0;
-		while (s < end && *s >= '0' && *s <= '9')
-			s++;
-	}
-	return s == end;
-}
-
-/*
- * A member whose value is the text of a fact: as a path (see put_path),
- * as a number if asnumber and it reads as one, else as a string.
- */
+/* A member whose value is the text of a fact, as a string. */
 static void
-put_textfact(const char *key, struct fact *f, int aspath, int asnumber)
+put_textfact(const char *key, struct fact *f)
 {
 	size_t len = unescape(f->value);
 
 	member(key);
-	if (aspath)
-		put_path(f->value, len);
-	else if (asnumber && jsonnumber(f->value, len))
-		fwrite_unlocked(f->value, 1, len, js);
-	else
-		put_string(f->value, len, 0);
+	put_string(f->value, len, 0);
+}
+
+/* A member whose value is the path a fact holds: see put_path. */
+static void
+put_pathfact(const char *key, struct fact *f)
+{
+	size_t len = unescape(f->value);
+
+	member(key);
+	put_path(f->value, len);
+}
+
+/* A member whose value is the JSON text a fact holds, as it is. */
+static void
+put_jsonfact(const char *key, struct fact *f)
+{
+	size_t len = unescape(f->value);
+
+	if (!json_fact(f->value, len))
+		errx(1, "%s:%lu: fact %s: %s is not a JSON text: a string, "
+		    "number, true, false, null, [] or {}", f->path, f->lineno,
+		    f->key, shown(f->value, len, 40));
+	member(key);
+	fwrite_unlocked(f->value, 1, len, js);
 }
 
 /* The part of a key after prefix, or NULL if it does not start so. */
@@ -484,7 +468,8 @@ put_id(const char *key, const char *s, size_t len)
 	member(key);
 	if (len == 1 && *s == '-')
 		fputs_unlocked("null", js);
-	else if (jsonnumber(s, len) && strspn(s, "0123456789") == len)
+	else if (len > 0 && json_number(s, len) == len &&
+	    strspn(s, "0123456789") == len)
 		fwrite_unlocked(s, 1, len, js);
 	else
 		put_string(s, len, 0);
@@ -528,9 +513,9 @@ report(void)
 	span = NEED("gpu.span_ns");
 	kernel_ns = orzero(factf(0, "gpu.kind.kernel.ns"));
 
-	put_textfact("source_gpu_trace", factf(1, "source.gpu_trace"), 1, 0);
-	put_textfact("source_kernel_exec_trace",
-	    factf(1, "source.kernel_exec_trace"), 1, 0);
+	put_pathfact("source_gpu_trace", factf(1, "source.gpu_trace"));
+	put_pathfact("source_kernel_exec_trace",
+	    factf(1, "source.kernel_exec_trace"));
 	put_int("gpu_span_ns", span);
 	put_int("gpu_operation_count", count);
 	put_int("kernel_count", orzero(factf(0, "gpu.kind.kernel.count")));
@@ -589,13 +574,13 @@ report_run(void)
 
 	open_("run", '{');
 	if ((f = factf(0, "run.name")) != NULL)
-		put_textfact("name", f, 0, 0);
+		put_textfact("name", f);
 	else
 		put_null("name");
 	open_("config", '{');
 	for (i = 0; i < nfacts; i++)
 		if ((key = after(facts[i].key, "run.config.")) != NULL)
-			put_textfact(key, &facts[i], 0, 1);
+			put_jsonfact(key, &facts[i]);
 	close_('}');
 	close_('}');
 }
@@ -639,8 +624,8 @@ report_top(void)
 	open_("top_kernels", '[');
 	for (n = 1; (f = factf(0, "top.%d.name", n)) != NULL; n++) {
 		open_(NULL, '{');
-		put_textfact("name", f, 0, 0);
-		put_textfact("category", factf(1, "top.%d.category", n), 0, 0);
+		put_textfact("name", f);
+		put_textfact("category", factf(1, "top.%d.category", n));
 		count = NEED("top.%d.count", n);
 		ns = NEED("top.%d.ns", n);
 		put_int("launches", count);

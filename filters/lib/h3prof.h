@@ -136,8 +136,97 @@ double	 pydiv(int64_t a, int64_t b);
 /*
  * utf8.c: utf8_valid says whether len bytes at s are valid UTF-8 (no
  * overlong form, surrogate or code point beyond U+10FFFF), as Python,
- * and so the reference, requires of its input.
+ * and so the reference, requires of its input.  utf8_char returns the
+ * length of the valid UTF-8 character that starts the avail bytes at s,
+ * and sets *cp to its code point, or returns 0 if they do not start with
+ * one.
+ *
+ * shown returns, allocated, the first max of len bytes at s as a message
+ * may show them, with "..." if that is not all: a backslash doubled and
+ * each byte of a control character (C0, DEL, C1) or of what is not UTF-8
+ * as \ooo in octal, as h3lib.sh's h3_shown, so that a name can neither
+ * hide in a message nor send the terminal commands.
  */
 int	 utf8_valid(const char *s, size_t len);
+size_t	 utf8_char(const char *s, size_t avail, uint32_t *cp);
+char	*shown(const char *s, size_t len, size_t max);
+
+/*
+ * json.c: JSON texts, as a run.config fact holds one (h3prof(5)).
+ *
+ * json_number returns the length of the JSON number literal that starts
+ * the len bytes at s, or 0 if they do not start with a well-formed one.
+ * json_exact says whether a number literal of len bytes at s tells its
+ * number apart from every other after a trip through a double, as jq
+ * reads numbers: it has at most 15 significant digits and is 0 or of a
+ * magnitude from 1e-307 to below 1e308.
+ *
+ * json_string reads the JSON string whose opening quote is at s, up to
+ * end.  It returns NULL and sets *endp past the closing quote, or returns
+ * what is wrong and sets *endp where.  With out not NULL it also writes
+ * the string's characters to out, UTF-8 (end - s bytes are room enough),
+ * and their number to *outlen.
+ *
+ * json_quote writes len bytes of UTF-8 at s to out as a JSON string, as
+ * Python's json.dumps writes it with ensure_ascii: printable ASCII, and
+ * \" \\ \b \f \n \r \t or \u00XX for the rest, with surrogate pairs
+ * beyond U+FFFF; a byte that is not UTF-8 as U+FFFD.  out needs room for
+ * 6 * len + 2 bytes; the length written is returned.
+ *
+ * json_fact says whether len bytes at s are a JSON text as a fact holds
+ * one: a string, a number, true, false, null, [] or {}, alone.
+ */
+size_t	 json_number(const char *s, size_t len);
+int	 json_exact(const char *s, size_t len);
+const char *json_string(const char *s, const char *end, const char **endp,
+	    char *out, size_t *outlen);
+size_t	 json_quote(char *out, const char *s, size_t len);
+int	 json_fact(const char *s, size_t len);
+
+/*
+ * jsondoc.c: a JSON document held whole, read into a tree of its values.
+ *
+ * jsondoc_read reads the one value in the len bytes at text, which a NUL
+ * must follow.  Objects and arrays nested deeper than maxdepth, two
+ * members of one object with one key, a string that is not UTF-8 or any
+ * other error of JSON exits 1 with "prog: PATH:LINE: what is wrong", path
+ * as messages show the document.
+ *
+ * keyat_repeated sorts n keys and returns the first one read whose key an
+ * earlier one has, *firstp set to that one, or NULL if none repeats.
+ */
+struct jsonnode {
+	const char	*key;		/* a member's name, decoded; NULL for
+					   an element and the document */
+	size_t		 keylen;
+	const char	*text;		/* a number, true, false or null as
+					   written, a string decoded */
+	size_t		 textlen;
+	char		 type;		/* '{', '[', '"', '0' for a number,
+					   'w' for true, false and null */
+	size_t		 child;		/* the first, in text order; 0: none */
+	size_t		 next;		/* the next sibling; 0: none */
+	unsigned long	 lineno;	/* of its key, or of itself */
+};
+
+/* The values, node 0 the document, and the strings they point into. */
+struct jsondoc {
+	struct jsonnode	*nodes;
+	size_t		 n;
+	char		*strings;
+};
+
+/* A key where it was read. */
+struct keyat {
+	const char	*s;
+	size_t		 len;
+	unsigned long	 lineno;
+	size_t		 order;		/* its place among the keys tested */
+};
+
+void	 jsondoc_read(struct jsondoc *, const char *text, size_t len,
+	    const char *path, int maxdepth);
+const struct keyat *keyat_repeated(struct keyat *, size_t n,
+	    const struct keyat **firstp);
 
 #endif
