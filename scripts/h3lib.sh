@@ -106,11 +106,18 @@ h3_tools() {
 # SIGKILL, whose process is gone, are reclaimed on the way: one of this
 # process's name can only be such.
 h3_tmpdir() {
-	local root=${TMPDIR:-/tmp} d pid
+	local root=${TMPDIR:-/tmp} d pid name cmd
 	for d in "$root"/h3prof.*.[0-9]*; do
 		[ -d "$d" ] && [ -O "$d" ] || continue
 		pid=${d##*.}
-		[ -d "/proc/$pid" ] || rm -rf -- "$d"
+		name=${d#"$root"/h3prof.}
+		name=${name%.*}
+		# Process IDs are reused: alive, it must be that script.
+		cmd=
+		[ ! -r "/proc/$pid/cmdline" ] ||
+		    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || :
+		[[ $cmd == *"/$name "* || $cmd == *" $name "* ]] ||
+		    rm -rf -- "$d"
 	done
 	t=$root/h3prof.$prog.$$
 	trap 'h3_cleanup; exit 1' HUP INT TERM
