@@ -57,7 +57,7 @@ check: all
 	BIN=$(abspath $(BIN)) tests/run
 
 # Test and benchmark tools (tests/): the synthetic trace generator, which
-# tests/gentrace.test and scripts/make-samples run, and the libcsv floor.
+# tests/gentrace.test and dev/make-samples run, and the libcsv floor.
 $(BUILD)/gentrace: tests/gentrace.c
 	@mkdir -p $(@D)
 	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
@@ -69,11 +69,11 @@ $(BUILD)/csvfloor: tests/csvfloor.c
 check: $(BUILD)/gentrace
 
 # Timings against the reference and the libcsv floor; BENCH_RUNS,
-# BENCH_BIG=0: see scripts/bench.
+# BENCH_BIG=0: see dev/bench.
 bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
-	BUILD=$(abspath $(BUILD)) scripts/bench
-	BUILD=$(abspath $(BUILD)) scripts/bench-rss
-	BUILD=$(abspath $(BUILD)) scripts/bench-sweep
+	BUILD=$(abspath $(BUILD)) dev/bench
+	BUILD=$(abspath $(BUILD)) dev/bench-rss
+	BUILD=$(abspath $(BUILD)) dev/bench-sweep
 
 # The scripts find the filters beside them, and the rules and their
 # library, h3lib.sh, in ../share/h3prof.

@@ -142,10 +142,6 @@ endif
 OUT ?=
 h3_out := $(patsubst %/,%,$(OUT))
 
-# A variable close to TRACES was given on the command line: a slip.
-h3_slips := $(foreach v,TRACE trace traces Traces TRACE_FROM TRACES_DIR RUNS,\
-    $(if $(filter command line,$(origin $v)),$v))
-
 # --- the runs ------------------------------------------------------------------
 
 # What is wrong with the sweep, a message each: h3_errs names them, h3_eN
@@ -154,9 +150,6 @@ h3_slips := $(foreach v,TRACE trace traces Traces TRACE_FROM TRACES_DIR RUNS,\
 h3_errs :=
 h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
     $(lastword $(h3_errs)) := $(subst $(h3_hash),\$(h3_hash),$(subst $$,$$$$,$1)))
-
-# (Make 4.3's $(file <) keeps the last newline of some files: what it
-# reads is compared stripped.)
 
 # A path as make can name it: make strips ./ and expands a leading ~, so
 # a run directory named ~ takes its full path.
@@ -167,10 +160,11 @@ h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
 # (An absolute path is one word here, whatever the current directory holds.)
 h3_abs = $(subst $() ,?,$(abspath $1))
 h3_skip := $(foreach p,$(h3_reports) $(h3_out),$(call h3_abs,$p))
+# A match that is no directory is part of a name make split at a blank.
 h3_matches = $(foreach d,$(filter-out %.failed/,$(wildcard $1/)),$(if \
-    $(filter $(h3_skip),$(call h3_abs,$d)),,$(if $(wildcard $(call h3_path,$d)/),$(call h3_path,$d),$(call \
-    h3_err,TRACES: $1 matches a name that holds whitespace or a backslash$(,) \
-    near $d$(,) \
+    $(filter $(h3_skip),$(call h3_abs,$d)),,$(if $(wildcard \
+    $(call h3_path,$d)/),$(call h3_path,$d),$(call h3_err,TRACES: $1 \
+    matches a name that holds whitespace or a backslash$(,) near $d$(,) \
     which make cannot carry in a file name; rename it)h3-refused)))
 ifneq ($(TRACES_FROM),)
 ifeq ($(wildcard $(TRACES_FROM)),)
@@ -185,6 +179,7 @@ h3_dirs := $(foreach w,$(TRACES),$(or $(call h3_matches,$(patsubst %/,%,$w)),\
     matches files: TRACES names run directories)))))
 endif
 h3_dirs := $(filter-out h3-refused,$(h3_dirs))
+# A variable close to TRACES given on the command line is a slip.
 $(foreach v,$(filter TRACE trace traces TRACE_FROM RUNS,$(.VARIABLES)),\
     $(if $(filter command line,$(origin $v)),\
 	$(call h3_err,$v=$($v): no such setting; did you mean TRACES?)))
@@ -270,7 +265,8 @@ endef
 
 # h3_define: the rules of the report of run h3_d, read from h3_srcs.  It
 # is made again when what report.inputs says it was made from is no more
-# so.
+# so.  (Make 4.3's $(file <) keeps the last newline of some files: what it
+# reads is compared stripped.)
 h3_ids :=
 define h3_define
 h3_i := $(words x $(h3_ids))
@@ -388,12 +384,12 @@ endif
 ifneq ($(strip $(file <$(h3_record))),$(strip $(h3_recordtext)))
 $(h3_record): h3-force
 endif
-# Make expands a whole recipe before it runs it: the directory must be
-# there when $(file) writes.
 $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 	$(call h3_differ,$(TRACES)|$(TRACES_FROM),$(h3_was_TRACES)|$(h3_was_TRACES_FROM)),\
 	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),TRACES_FROM=$(\
 	h3_was_TRACES_FROM)) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
+# Make expands a whole recipe before it runs it: the directory must be
+# there when $(file) writes.
 $(h3_list) $(h3_record):
 	$(if $(h3_changed),@echo 'pipeline.mk: $(strip $(h3_changed))')
 	$(shell mkdir -p -- '$(@D)')$(file >$(h3_tmp),$(if \
@@ -411,8 +407,8 @@ else
 reports clean-reports: h3-errors
 endif
 
-# rm -f a few hundred files, printf a hundred messages at a time: a shell takes 128 KiB of
-# command.
+# rm -f a few hundred files, printf a hundred messages at a time: a shell
+# takes 128 KiB of command.
 h3_chunks = $(if $2,$(h3_nl)$1 $(wordlist 1,200,$2)$(call \
 	h3_chunks,$1,$(wordlist 201,$(words $2),$2)))
 h3_quote = '$(subst ','\'',$1)'

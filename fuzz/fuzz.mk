@@ -1,6 +1,6 @@
 # fuzz/fuzz.mk: `make fuzz` fuzzes every parser of the filters with AFL++
 # (Debian: apt-get install afl++) for FUZZ_SECONDS each and fails if any
-# input crashes or hangs a filter; see scripts/fuzz and fuzz/targets.  The
+# input crashes or hangs a filter; see dev/fuzz and fuzz/targets.  The
 # filters are built as they are, instrumented by afl-clang-fast and with
 # the sanitizers, in a tree of their own.
 FUZZ_SECONDS ?= 60
@@ -14,7 +14,7 @@ fuzz:
 	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: no $(FUZZ_CC):" \
 	    "apt-get install afl++ libclang-rt-14-dev" >&2; exit 1; }
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) SAN=1 all
-	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz $(FUZZ_BUILD)/bin
+	FUZZ_SECONDS=$(FUZZ_SECONDS) dev/fuzz $(FUZZ_BUILD)/bin
 
 .PHONY: fuzz
 .DEFAULT_GOAL := $(fuzz_goal)
