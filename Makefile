@@ -75,18 +75,28 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) dev/bench-rss
 	BUILD=$(abspath $(BUILD)) dev/bench-sweep
 
-# The scripts find the filters beside them, and the rules and their
-# library, h3lib.sh, in ../share/h3prof.
+# Installed, the programs a user runs are in PREFIX/bin; the filters,
+# whose names (merge, tally...) are any package's, in
+# PREFIX/libexec/h3prof/bin, which the scripts and pipeline.mk find, and
+# their manuals in PREFIX/share/h3prof/man; the rules, pipeline.mk,
+# sweep.mk and the scripts' library, h3lib.sh, in PREFIX/share/h3prof.
+# A filter finds its rules in ../share/h3prof beside its directory: there
+# a link leads to the one copy.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
 	scripts/h3summary scripts/h3profile scripts/h3sweep
+LIBEXEC := $(DESTDIR)$(PREFIX)/libexec/h3prof
+SHARE := $(DESTDIR)$(PREFIX)/share
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/h3prof \
-	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
-	install -m 755 $(PROGS) $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(LIBEXEC)/bin \
+	    $(LIBEXEC)/share/h3prof $(SHARE)/h3prof/man/man1 \
+	    $(SHARE)/man/man1 $(SHARE)/man/man5
+	install -m 755 $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(PROGS) $(LIBEXEC)/bin
 	install -m 644 rules/h3.rules pipeline.mk sweep.mk scripts/h3lib.sh \
-	    $(DESTDIR)$(PREFIX)/share/h3prof
-	install -m 644 $(FILTERS:%=filters/%.1) $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 filters/h3prof.5 $(DESTDIR)$(PREFIX)/share/man/man5
+	    $(SHARE)/h3prof
+	ln -sf ../../../../share/h3prof/h3.rules $(LIBEXEC)/share/h3prof/h3.rules
+	install -m 644 $(FILTERS:%=filters/%.1) $(SHARE)/h3prof/man/man1
+	install -m 644 filters/h3prof.5 $(SHARE)/man/man5
 
 include fuzz/fuzz.mk
 

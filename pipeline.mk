@@ -36,7 +36,8 @@
 #		runs are grouped (default: rep repeat trial seed).
 # NSYS		the nsys that exports NAME.nsys-rep (default: nsys).
 # H3PROF_BIN	the filters (default: build/bin beside this file, or
-#		PREFIX/bin if it is installed in PREFIX/share/h3prof).
+#		PREFIX/libexec/h3prof/bin if it is installed in
+#		PREFIX/share/h3prof).
 # H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it,
 #		or h3.rules if installed).
 # H3PROF_SCRIPTS h3facts, h3report, h3summary (default: scripts beside
@@ -94,16 +95,16 @@ H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
 h3_goal := $(or $(.DEFAULT_GOAL),reports)
 
 # In a checkout the filters are built in build/bin; installed, this file
-# is in PREFIX/share/h3prof, beside the rules, and the filters and scripts
-# are in PREFIX/bin.
+# is in PREFIX/share/h3prof, beside the rules, the filters are in
+# PREFIX/libexec/h3prof/bin and the scripts in PREFIX/bin.
 ifneq ($(wildcard $(H3PROF_DIR)rules/h3.rules),)
 H3PROF_BIN ?= $(H3PROF_DIR)build/bin
 H3PROF_RULES ?= $(H3PROF_DIR)rules/h3.rules
 H3PROF_SCRIPTS ?= $(H3PROF_DIR)scripts
 else
-H3PROF_BIN ?= $(H3PROF_DIR)../../bin
+H3PROF_BIN ?= $(H3PROF_DIR)../../libexec/h3prof/bin
 H3PROF_RULES ?= $(H3PROF_DIR)h3.rules
-H3PROF_SCRIPTS ?= $(H3PROF_BIN)
+H3PROF_SCRIPTS ?= $(H3PROF_DIR)../../bin
 endif
 REPORTS ?= reports
 REPEAT_KEYS ?= rep repeat trial seed

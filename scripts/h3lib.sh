@@ -74,8 +74,8 @@ h3_shown() {
 
 # h3_tools: set bin to the filters and rules to the classify(1) rules,
 # unless the script set rules (from -r): $H3PROF_BIN, else build/bin of
-# the checkout the script is in, else the script's own directory (an
-# installation); $H3PROF_RULES, else rules/h3.rules of the checkout, else
+# the checkout the script is in, else libexec/h3prof/bin of the
+# installation; $H3PROF_RULES, else rules/h3.rules of the checkout, else
 # share/h3prof/h3.rules of the installation.
 h3_tools() {
 	if [ -n "${H3PROF_BIN:-}" ]; then
@@ -83,7 +83,7 @@ h3_tools() {
 	elif [ -x "$here/../build/bin/reportjson" ]; then
 		bin=$here/../build/bin
 	else
-		bin=$here
+		bin=$here/../libexec/h3prof/bin
 	fi
 	if [ -n "${rules:-}" ]; then
 		:
