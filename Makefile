@@ -66,7 +66,14 @@ $(BUILD)/csvfloor: tests/csvfloor.c
 	@mkdir -p $(@D)
 	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lcsv
 
-check: $(BUILD)/gentrace
+# csv2intervals without its fast path, which tests/csv2intervals.test and
+# the fuzz target csvpaths hold the fast path to.
+$(BUILD)/csv2intervals-nofast: filters/csv2intervals.c filters/lib/h3prof.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(H3CFLAGS) -DH3_NO_FASTPATH $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(LIB) $(LIBS_csv2intervals) -lm
+
+check: $(BUILD)/gentrace $(BUILD)/csv2intervals-nofast
 
 # Timings against the reference and the libcsv floor; BENCH_RUNS,
 # BENCH_BIG=0: see dev/bench.
@@ -83,7 +90,7 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 # A filter finds its rules in ../share/h3prof beside its directory: there
 # a link leads to the one copy.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
-	scripts/h3summary scripts/h3profile scripts/h3sweep
+	scripts/h3summary scripts/h3profile scripts/h3sweep scripts/h3compare
 LIBEXEC := $(DESTDIR)$(PREFIX)/libexec/h3prof
 SHARE := $(DESTDIR)$(PREFIX)/share
 install: all
@@ -96,6 +103,7 @@ install: all
 	    $(SHARE)/h3prof
 	ln -sf ../../../../share/h3prof/h3.rules $(LIBEXEC)/share/h3prof/h3.rules
 	install -m 644 $(FILTERS:%=filters/%.1) $(SHARE)/h3prof/man/man1
+	install -m 644 $(wildcard scripts/*.1) $(SHARE)/man/man1
 	install -m 644 filters/h3prof.5 $(SHARE)/man/man5
 
 include fuzz/fuzz.mk

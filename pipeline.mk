@@ -67,8 +67,17 @@
 #			errors, and groups of runs of the same configuration
 #			with n, mean, standard deviation, min and max of every
 #			figure; see scripts/h3summary.
+# RUN/kernels.tsv	every kernel of the run, most time first, made with
+#			the report (topkernels -t): a header, then name,
+#			category, launches, total_ns, mean_ns.  It is
+#			renamed into place just before report.json, with
+#			its time, and removed when the run fails.
 # REPORTS/summary.csv	a row per run: name, status, configuration, figures.
-# REPORTS/summary.md	the same as Markdown tables.
+# REPORTS/groups.csv	a row per group: n, mean, stddev, min, max of every
+#			figure.
+# REPORTS/summary.md	for a person: a row per configuration, fastest
+#			first, times in ms; the kernels in other of each;
+#			the failed runs.
 # REPORTS/runs.list	the runs of the sweep, NAME tab report, a line each.
 # REPORTS/inputs.mk	the sweep, as above.
 #
@@ -84,8 +93,8 @@
 # other run, writes the summary, which lists the failed runs, and then
 # fails.
 #
-# make clean-reports removes the summaries and the runs' reports, inputs
-# and error records; it leaves the record of the sweep and the SQLite
+# make clean-reports removes the summaries and the runs' reports, kernel
+# tables, inputs and error records; it leaves the record of the sweep and the SQLite
 # exports of nsys reports.  make clean-reports reports redoes the sweep
 # in full; rm -r REPORTS forgets it.
 
@@ -329,8 +338,9 @@ h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
 $(h3_jsons): $(h3_tools)
 	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
-	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' $(h3_args) || \
-	    { rm -f -- '$(@D)/report.inputs'; $(if $(h3_keepgoing),:,exit 1); }
+	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
+	    $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
+	    $(if $(h3_keepgoing),:,exit 1); }
 	@[ ! -f '$@' ] || printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs'
 
 # A trace file the run lost, or a run directory deleted, is no reason for
@@ -347,13 +357,13 @@ define h3_exporting
     'pipeline.mk: $<: an nsys report is read through its SQLite export, ' \
     'which needs nsys, and $(NSYS) is no command: put nsys on the PATH or ' \
     'name it in NSYS=, or export it where nsys is (nsys export --type sqlite) and put $(@F) beside it' | \
-    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)'; exit 1; }
+    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:report.err=kernels.tsv)'; exit 1; }
 '$(NSYS)' export --type sqlite --quiet true --force-overwrite true \
     --output '$(h3_tmp).sqlite' '$(patsubst -%,./-%,$<)' \
     2>'$(h3_tmp).err' || { cat -- '$(h3_tmp).err' >&2; \
     echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$(h3_tmp).err'; \
     mv -f -- '$(h3_tmp).err' '$(h3_errfile)'; \
-    rm -f -- '$(h3_errfile:.err=.json)'; \
+    rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:report.err=kernels.tsv)'; \
     rm -f -- '$(h3_tmp).sqlite'; exit 1; }
 @rm -f -- '$(h3_tmp).err'
 @mv -f -- '$(h3_tmp).sqlite' '$@'
@@ -397,7 +407,8 @@ $(h3_list) $(h3_record):
 	    $(filter $(h3_list),$@),$(h3_listtext),$(h3_recordtext)))
 	@mv -f -- '$(h3_tmp)' '$@'$(if $(h3_litter),; rm -f -- $(h3_litter))
 
-h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md)
+h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
+	$(h3_reports)/groups.csv
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_summary) \
 	$(h3_lib) $(H3PROF_MK)
 	'$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' '$(h3_list)'
@@ -432,6 +443,7 @@ ifeq ($(h3_errs),)
 clean-reports:
 	rm -f -- $(h3_summaries) $(h3_list) $(h3_litter)$(call h3_chunks,rm -f --,\
 	    $(foreach j,$(h3_jsons),$j $(j:.json=.err) $(j:.json=.inputs) \
+	    $(dir $j)kernels.tsv \
 	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))
 endif
 
@@ -443,3 +455,35 @@ h3-force:
 include $(H3PROF_DIR)sweep.mk
 
 .DEFAULT_GOAL := $(h3_goal)
+
+# --- make compare ----------------------------------------------------------------
+#
+#	make compare BASE=dir NEW=dir [TOLERANCE=file] [ALPHA=p]
+#
+# compares two reports directories of make reports (or two run
+# directories, each holding a report.json) configuration by
+# configuration, with Welch's t-test over the repeats, and fails on a
+# regression: h3compare writes NEW/compare.json and NEW/compare.md and
+# prints the second.  TOLERANCE is a file of per-figure tolerances and
+# ALPHA the significance level (default 0.05); see h3compare(1) and
+# figdiff(1).  Runs are grouped in configurations as REPEAT_KEYS says in
+# run directories; a reports directory keeps the groups of its summary.
+# h3compare exits 1 for a regression and 2 for bad usage or an unreadable
+# input; make, as for any failed recipe, exits 2 for both and names
+# h3compare's status in its message (Error 1, Error 2).
+
+h3_compare := $(H3PROF_SCRIPTS)/h3compare
+
+compare:
+	$(if $(and $(BASE),$(NEW)),,@echo 'pipeline.mk: make compare needs \
+	    BASE=dir and NEW=dir: two reports directories, or two run \
+	    directories' >&2; exit 2)
+	$(foreach v,BASE NEW TOLERANCE ALPHA,$(if $(call h3_unsafe,$($v)),\
+	    $(error $v="$($v)" holds whitespace, a quote or one of : \
+	    $(h3_hash) % $$ \ ` * ? [ ] ; | & < > ( ) { }, which make \
+	    cannot carry in a file name)))
+	@H3PROF_BIN='$(H3PROF_BIN)' '$(h3_compare)' -r '$(REPEAT_KEYS)' \
+	    $(if $(TOLERANCE),-t '$(TOLERANCE)') $(if $(ALPHA),-a '$(ALPHA)') \
+	    -- '$(BASE)' '$(NEW)'
+
+.PHONY: compare

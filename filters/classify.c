@@ -35,7 +35,7 @@ static struct {
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: classify [-r rules] [file]\n", status);
+	usage_exit("usage: classify [-h] [-r rules] [file]\n", status);
 }
 
 /* The category of an escaped name: rules match the name nsys wrote. */

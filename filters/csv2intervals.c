@@ -3,9 +3,10 @@
  * cuda_kern_exec_trace) into interval lines.  See csv2intervals(1).
  *
  * A row on one line of plain fields, as nearly every row nsys writes, is
- * split directly (plain_row); the header and every other row go to libcsv
- * one physical line at a time, so every record knows the line it starts
- * on.  Columns are found by their header names.
+ * split directly (plain_row, the fast path; built with -DH3_NO_FASTPATH,
+ * the program goes without it); the header and every other row go to
+ * libcsv one physical line at a time, so every record knows the line it
+ * starts on.  Columns are found by their header names.
  */
 #include <csv.h>
 #include <err.h>
@@ -90,21 +91,41 @@ enum use {
 	USE_STREAM
 };
 
+/* A column of the header that this program knows, by its name. */
+struct named {
+	int		 at;		/* its column, or -1 */
+	int		 digits;	/* a time's unit: 10^digits ns */
+	char		*title;		/* its header text */
+};
+
+/* What a column of a data row is for, by its place. */
+struct column {
+	unsigned char	 use;		/* an enum use */
+	unsigned char	 digits;	/* a time's unit: 10^digits ns */
+	const char	*what;		/* its header text, for messages */
+};
+
+/* A field plain_row has found in a line. */
+struct span {
+	char		*from;
+	char		*to;		/* its end */
+	int		 doubled;	/* it has "" to close up */
+};
+
 /* Everything known about the input; libcsv's callbacks share it. */
 struct input {
 	struct lines	 in;
 	unsigned long	 recline;	/* line the current record starts on */
+	int		 notice;	/* the banner line before was part of
+					   a NOTICE */
 	int		 atrecord;	/* the next line starts a record */
 	int		 header;	/* the header has been read */
 	int		 kexec;		/* a kernel-exec trace, not a GPU trace */
 	int		 ncols;		/* fields in the header */
 	int		 nfields;	/* fields of the current record so far */
-	int		 colat[NCOL];	/* column of each name, or -1 */
-	int		 digits[NCOL];	/* unit of each time: 10^digits ns */
-	char		*title[NCOL];	/* header text of each named column */
-	unsigned char	 use[MAXCOLS];	/* what to do with each column */
-	unsigned char	 digitsat[MAXCOLS]; /* digits, by column */
-	const char	*what[MAXCOLS];	/* header text of each used column */
+	struct named	 named[NCOL];
+	struct column	 col[MAXCOLS];
+	struct span	 span[MAXCOLS];	/* plain_row's fields */
 	/* The row being read. */
 	int64_t		 start;
 	int64_t		 dur;
@@ -118,7 +139,10 @@ struct input {
 
 /* Write bare intervals: start and end only. */
 static int bflag;
-/* Kernels only: a GPU trace's kernel rows, a kernel-exec trace's kernels. */
+/*
+ * Kernels only: a GPU trace's kernel rows, a kernel-exec trace's kernels
+ * instead of their launches.  See "Choosing intervals" in h3prof(5).
+ */
 static int kflag;
 /* The field buffer hit CSV_MAXBUF: libcsv only says "out of memory". */
 static int fieldtoolong;
@@ -127,7 +151,7 @@ static int fieldtoolong;
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: csv2intervals [-bk] [file]\n", status);
+	usage_exit("usage: csv2intervals [-bhk] [file]\n", status);
 }
 
 /* libcsv's realloc: refuse to let one field grow beyond the limit. */
@@ -159,14 +183,12 @@ isblank_line(const char *s, size_t len)
  * [...] with [...]...", or "NOTICE: ..." and its indented continuation.
  */
 static int
-isbanner(const char *s, size_t len)
+isbanner(struct input *r, const char *s, size_t len)
 {
-	static int notice;	/* the line before was part of a notice */
-
-	if (notice && (*s == ' ' || *s == '\t'))
+	if (r->notice && (*s == ' ' || *s == '\t'))
 		return 1;
-	notice = strncmp(s, "NOTICE:", 7) == 0;
-	if (notice || strncmp(s, "Processing [", 12) == 0 ||
+	r->notice = strncmp(s, "NOTICE:", 7) == 0;
+	if (r->notice || strncmp(s, "Processing [", 12) == 0 ||
 	    strncmp(s, "Generating SQLite file ", 23) == 0)
 		return 1;
 	return isblank_line(s, len);
@@ -197,7 +219,7 @@ header_col(struct input *r, const char *s)
 			continue;
 		for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
 			if (strcmp(unit, units[u].suffix) == 0) {
-				r->digits[c] = units[u].digits;
+				r->named[c].digits = units[u].digits;
 				return c;
 			}
 		errx(1, "%s:%lu: column \"%.40s\" without a time unit: "
@@ -211,7 +233,7 @@ header_col(struct input *r, const char *s)
 static void
 need(struct input *r, enum col c, const char *layout)
 {
-	if (r->colat[c] == -1)
+	if (r->named[c].at == -1)
 		errx(1, "%s:%lu: %s without a \"%s\" column", r->in.path,
 		    r->recline, layout, colnames[c].name);
 }
@@ -222,11 +244,11 @@ setuse(struct input *r, enum col c, enum use u)
 {
 	int i;
 
-	if ((i = r->colat[c]) == -1)
+	if ((i = r->named[c].at) == -1)
 		return;
-	r->use[i] = u;
-	r->digitsat[i] = r->digits[c];
-	r->what[i] = r->title[c];
+	r->col[i].use = u;
+	r->col[i].digits = r->named[c].digits;
+	r->col[i].what = r->named[c].title;
 }
 
 /* The header is complete: tell the layout and what each column is for. */
@@ -235,8 +257,8 @@ end_header(struct input *r)
 {
 	int gpu, kexec, i;
 
-	gpu = r->colat[COL_START] != -1 && r->colat[COL_DUR] != -1;
-	kexec = r->colat[COL_APISTART] != -1 && r->colat[COL_APIDUR] != -1;
+	gpu = r->named[COL_START].at != -1 && r->named[COL_DUR].at != -1;
+	kexec = r->named[COL_APISTART].at != -1 && r->named[COL_APIDUR].at != -1;
 	if (gpu == kexec)
 		errx(1, "%s:%lu: not an nsys cuda_gpu_trace or "
 		    "cuda_kern_exec_trace CSV: the header has %s", r->in.path,
@@ -251,7 +273,7 @@ end_header(struct input *r)
 		setuse(r, COL_GRDX, USE_GRDX);
 		setuse(r, COL_NAME, USE_NAME);
 		setuse(r, COL_DEVICE, USE_DEVICE);
-		setuse(r, r->colat[COL_STRM] != -1 ? COL_STRM : COL_STREAM,
+		setuse(r, r->named[COL_STRM].at != -1 ? COL_STRM : COL_STREAM,
 		    USE_STREAM);
 	} else {
 		need(r, COL_KNAME, "cuda_kern_exec_trace");
@@ -269,9 +291,10 @@ end_header(struct input *r)
 	}
 	if (bflag)	/* spare the work on columns a bare line leaves out */
 		for (i = 0; i < r->ncols; i++)
-			if (r->use[i] != USE_START && r->use[i] != USE_DUR &&
-			    !(r->use[i] == USE_GRDX && kflag))
-				r->use[i] = USE_NONE;
+			if (r->col[i].use != USE_START &&
+			    r->col[i].use != USE_DUR &&
+			    !(r->col[i].use == USE_GRDX && kflag))
+				r->col[i].use = USE_NONE;
 	r->header = 1;
 }
 
@@ -286,11 +309,11 @@ header_field(struct input *r, int i, const char *s)
 		    r->recline, MAXCOLS);
 	if ((c = header_col(r, s)) == COL_OTHER)
 		return;
-	if (r->colat[c] != -1)
+	if (r->named[c].at != -1)
 		errx(1, "%s:%lu: two \"%s\" columns", r->in.path, r->recline,
 		    colnames[c].name);
-	r->colat[c] = i;
-	if ((r->title[c] = strdup(s)) == NULL)
+	r->named[c].at = i;
+	if ((r->named[c].title = strdup(s)) == NULL)
 		err(1, NULL);
 }
 
@@ -368,7 +391,7 @@ copy_id(struct input *r, int col, const char *s, size_t len, char *id)
 			break;
 	if (i != len || len > MAXID)
 		errx(1, "%s:%lu: bad %s \"%.40s\"", r->in.path, r->recline,
-		    r->what[col], s);
+		    r->col[col].what, s);
 	memcpy(id, s, len + 1);
 }
 
@@ -409,15 +432,15 @@ copy_name(struct input *r, const char *name, size_t len)
 static void
 take(struct input *r, int i, const char *s, size_t len)
 {
-	switch (r->use[i]) {
+	switch (r->col[i].use) {
 	case USE_NONE:
 		break;
 	case USE_START:
-		if (parse_time(s, r->digitsat[i], &r->start) == -1)
+		if (parse_time(s, r->col[i].digits, &r->start) == -1)
 			goto bad;
 		break;
 	case USE_DUR:
-		if (parse_time(s, r->digitsat[i], &r->dur) == -1)
+		if (parse_time(s, r->col[i].digits, &r->dur) == -1)
 			goto bad;
 		break;
 	case USE_GRDX:
@@ -439,7 +462,7 @@ take(struct input *r, int i, const char *s, size_t len)
 	return;
 bad:
 	errx(1, "%s:%lu: bad %s \"%.40s\"", r->in.path, r->recline,
-	    r->what[i], s);
+	    r->col[i].what, s);
 }
 
 /* libcsv: a field has been read; s is NUL-terminated. */
@@ -528,17 +551,23 @@ record(int c, void *data)
 	put_row(r);
 }
 
+#ifndef H3_NO_FASTPATH
 /*
  * The fast path: read a data row that is one line of plain fields, as
- * nearly all of nsys's are, without libcsv, whose state machine would
- * copy it byte by byte.  A plain field is unquoted, without a quote or a
- * CR, and loses the blanks around it; or it is quoted, on this line, with
- * a comma or the line end right after its closing quote.  The line may
- * end in the CR of a CRLF.  Return 0, the line untouched, for any other
- * line: one that starts with a blank (blank lines among them) or holds
- * any other field; libcsv reads those, as strictly as ever.  Both ways
- * give a field the same bytes; a field too long for libcsv's buffer is
- * left to libcsv too, to say so.  The fields are cut in the line in place.
+ * nearly all of nsys's are, without libcsv.  libcsv's state machine takes
+ * a row a byte at a time through a callback per field; memchr and a table
+ * lookup split it some three times faster, and the rows are nearly all of
+ * the work.
+ *
+ * A plain field is unquoted, without a quote or a CR, and loses the
+ * blanks around it; or it is quoted, on this line, with a comma or the
+ * line end right after its closing quote.  The line may end in the CR of
+ * a CRLF.  Return 0, the line untouched, for any other line, which libcsv
+ * reads as strictly as ever: one that holds any other field, or starts
+ * with a blank (a line of blanks is no record to libcsv, but would be one
+ * empty field here).  Both ways give a field the same bytes, as the fuzz
+ * target csvpaths checks; a field too long for libcsv's buffer is left to
+ * libcsv too, to say so.  The fields are cut in the line in place.
  */
 static int
 plain_row(struct input *r, char *line, size_t len)
@@ -547,9 +576,7 @@ plain_row(struct input *r, char *line, size_t len)
 	static const unsigned char endsplain[256] = {
 		['\0'] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1
 	};
-	static char *from[MAXCOLS];	/* where each field starts ... */
-	static char *to[MAXCOLS];	/* ... and ends */
-	static unsigned char doubled[MAXCOLS]; /* it has "" to close up */
+	struct span *sp;
 	char *end = line + len, *p = line, *e, *q, *w;
 	int n = 0, dq, i;
 
@@ -583,31 +610,30 @@ plain_row(struct input *r, char *line, size_t len)
 			    w--)
 				;
 		}
-		if (n < MAXCOLS) {
-			from[n] = p;
-			to[n] = w;
-			doubled[n] = dq;
-		}
+		if (n < MAXCOLS)
+			r->span[n] = (struct span){ p, w, dq };
 		n++;
 		if (e == end)
 			break;
 	}
 	for (i = 0; i < n && i < r->ncols; i++) {
-		if (r->use[i] == USE_NONE)
+		sp = &r->span[i];
+		if (r->col[i].use == USE_NONE)
 			continue;
-		if (doubled[i]) {
-			for (q = w = from[i]; q < to[i]; q++)
+		if (sp->doubled) {
+			for (q = w = sp->from; q < sp->to; q++)
 				if ((*w++ = *q) == '"')
 					q++;
-			to[i] = w;
+			sp->to = w;
 		}
-		*to[i] = '\0';
-		take(r, i, from[i], to[i] - from[i]);
+		*sp->to = '\0';
+		take(r, i, sp->from, sp->to - sp->from);
 	}
 	r->nfields = n;
 	put_row(r);
 	return 1;
 }
+#endif
 
 /* Feed len bytes of line to libcsv, exiting on what it rejects. */
 static void
@@ -663,13 +689,13 @@ main(int argc, char *argv[])
 	csv_set_realloc_func(&p, bounded_realloc);
 	csv_set_blk_size(&p, CSV_BLOCK);
 	for (c = 0; c < NCOL; c++)
-		r.colat[c] = -1;
+		r.named[c].at = -1;
 	r.atrecord = 1;
 	strcpy(r.device, "-");
 	strcpy(r.stream, "-");
 
 	while ((line = lines_next(&r.in, &len)) != NULL &&
-	    isbanner(line, len))
+	    isbanner(&r, line, len))
 		;
 	for (; line != NULL; line = lines_next(&r.in, &len)) {
 		if (r.atrecord)
@@ -681,8 +707,10 @@ main(int argc, char *argv[])
 		if (r.in.eof && !isblank_line(line, len))
 			errx(1, "%s:%lu: no newline at the end of the file: "
 			    "is it cut short?", r.in.path, r.recline);
+#ifndef H3_NO_FASTPATH
 		if (r.header && r.atrecord && plain_row(&r, line, len))
 			continue;
+#endif
 		r.atrecord = 0;
 		parse(&p, &r, line, len);
 		parse(&p, &r, "\n", 1);

@@ -134,5 +134,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: gapstat [-qu] [-p prefix] [file]\n", status);
+	usage_exit("usage: gapstat [-hqu] [-p prefix] [file]\n", status);
 }

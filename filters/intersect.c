@@ -88,5 +88,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: intersect [-t] [-p prefix] file1 file2\n", status);
+	usage_exit("usage: intersect [-ht] [-p prefix] file1 file2\n", status);
 }

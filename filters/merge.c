@@ -62,5 +62,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: merge [-t] [-p prefix] [file]\n", status);
+	usage_exit("usage: merge [-ht] [-p prefix] [file]\n", status);
 }

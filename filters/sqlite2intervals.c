@@ -106,7 +106,11 @@ static const char no_rows[] = "SELECT 0, 0, 0, 0, 0, NULL, 0, NULL WHERE 0";
 static const char *path;
 /* Write bare intervals: start and end only. */
 static int bflag;
-/* Kernels only: of -t gpu, the kernel table alone. */
+/*
+ * Kernels only: of -t gpu, the kernel table alone; of -t launch, the
+ * kernels launched instead of the launches, in their order.  See
+ * "Choosing intervals" in h3prof(5).
+ */
 static int kflag;
 /* The export. */
 static sqlite3 *db;
@@ -130,7 +134,7 @@ static struct {
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: sqlite2intervals [-bk] [-t gpu|launch|kernel] "
+	usage_exit("usage: sqlite2intervals [-bhk] [-t gpu|launch] "
 	    "file.sqlite\n", status);
 }
 
@@ -502,8 +506,7 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (argc != 1 || (strcmp(type, "gpu") != 0 &&
-	    strcmp(type, "launch") != 0 && strcmp(type, "kernel") != 0) ||
-	    (kflag && strcmp(type, "gpu") != 0))
+	    strcmp(type, "launch") != 0))
 		usage(EXIT_USAGE);
 	path = argv[0];
 
@@ -514,7 +517,7 @@ main(int argc, char *argv[])
 	if (strcmp(type, "gpu") == 0)
 		gpuquery(query, sizeof(query));
 	else
-		execquery(query, sizeof(query), strcmp(type, "launch") == 0);
+		execquery(query, sizeof(query), !kflag);
 	run(query);
 
 	if (sqlite3_close(db) != SQLITE_OK)

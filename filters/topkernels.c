@@ -1,7 +1,8 @@
 /*
  * topkernels: the kernels with the most total time in an interval stream,
  * summed by name in a hash table whose size grows with the number of
- * distinct names only.  See topkernels(1).
+ * distinct names only, as facts or, with -t, as a table of every kernel.
+ * See topkernels(1).
  */
 #include <err.h>
 #include <errno.h>
@@ -134,6 +135,44 @@ bytime(const void *a, const void *b)
 	return ka->len < kb->len ? -1 : ka->len > kb->len;
 }
 
+/* The first count kernels as facts, each key after prefix. */
+static void
+putfacts(const char *prefix, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		printf("%s%zu.name\t", prefix, i + 1);
+		put_escaped(kernels[i].name, kernels[i].len);
+		printf("\n%s%zu.category\t%s\n", prefix, i + 1,
+		    kernels[i].category);
+		printf("%s%zu.count\t%lld\n", prefix, i + 1,
+		    (long long)kernels[i].count);
+		printf("%s%zu.ns\t%lld\n", prefix, i + 1,
+		    (long long)kernels[i].ns);
+	}
+}
+
+/*
+ * The first count kernels as a table under its header; the mean as
+ * reportjson(1) writes a top kernel's average_ns, so the two agree.
+ */
+static void
+puttable(size_t count)
+{
+	char mean[PYFLOAT_MAX];
+	size_t i;
+
+	printf("name\tcategory\tlaunches\ttotal_ns\tmean_ns\n");
+	for (i = 0; i < count; i++) {
+		put_escaped(kernels[i].name, kernels[i].len);
+		pyfloat(mean, pydiv(kernels[i].ns, kernels[i].count));
+		printf("\t%s\t%lld\t%lld\t%s\n", kernels[i].category,
+		    (long long)kernels[i].count, (long long)kernels[i].ns,
+		    mean);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -142,12 +181,12 @@ main(int argc, char *argv[])
 	struct kernel *k;
 	const char *prefix = "";
 	char *end;
-	long long count = DEFCOUNT;
+	long long count = -1;	/* -n, if given */
 	int64_t len;
-	size_t i, namelen;
-	int ch;
+	size_t namelen;
+	int ch, table = 0;
 
-	while ((ch = getopt_long(argc, argv, "hn:p:", helpopt,
+	while ((ch = getopt_long(argc, argv, "hn:p:t", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -163,14 +202,19 @@ main(int argc, char *argv[])
 		case 'p':
 			prefix = optarg;
 			break;
+		case 't':
+			table = 1;
+			break;
 		default:
 			usage(EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1)
+	if (argc > 1 || (table && *prefix != '\0'))
 		usage(EXIT_USAGE);
+	if (count == -1)
+		count = table ? MAXKERNELS : DEFCOUNT;
 
 	grow();
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 0);
@@ -197,16 +241,10 @@ main(int argc, char *argv[])
 		qsort(kernels, nkernels, sizeof(*kernels), bytime);
 	if ((size_t)count > nkernels)
 		count = nkernels;
-	for (i = 0; i < (size_t)count; i++) {
-		printf("%s%zu.name\t", prefix, i + 1);
-		put_escaped(kernels[i].name, kernels[i].len);
-		printf("\n%s%zu.category\t%s\n", prefix, i + 1,
-		    kernels[i].category);
-		printf("%s%zu.count\t%lld\n", prefix, i + 1,
-		    (long long)kernels[i].count);
-		printf("%s%zu.ns\t%lld\n", prefix, i + 1,
-		    (long long)kernels[i].ns);
-	}
+	if (table)
+		puttable(count);
+	else
+		putfacts(prefix, count);
 	close_stdout();
 	return 0;
 }
@@ -215,5 +253,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: topkernels [-n count] [-p prefix] [file]\n", status);
+	usage_exit("usage: topkernels [-t] [-n count] [-p prefix] [file]\n",
+	    status);
 }

@@ -167,12 +167,6 @@ char	*shown(const char *s, size_t len, size_t max);
  * the string's characters to out, UTF-8 (end - s bytes are room enough),
  * and their number to *outlen.
  *
- * json_quote writes len bytes of UTF-8 at s to out as a JSON string, as
- * Python's json.dumps writes it with ensure_ascii: printable ASCII, and
- * \" \\ \b \f \n \r \t or \u00XX for the rest, with surrogate pairs
- * beyond U+FFFF; a byte that is not UTF-8 as U+FFFD.  out needs room for
- * 6 * len + 2 bytes; the length written is returned.
- *
  * json_fact says whether len bytes at s are a JSON text as a fact holds
  * one: a string, a number, true, false, null, [] or {}, alone.
  */
@@ -180,8 +174,58 @@ size_t	 json_number(const char *s, size_t len);
 int	 json_exact(const char *s, size_t len);
 const char *json_string(const char *s, const char *end, const char **endp,
 	    char *out, size_t *outlen);
-size_t	 json_quote(char *out, const char *s, size_t len);
 int	 json_fact(const char *s, size_t len);
+
+/*
+ * jsonw.c: JSON written as Python's json.dumps writes it, with indent=2
+ * and ensure_ascii.
+ *
+ * json_quote writes len bytes at s to out as a JSON string: printable
+ * ASCII, and \" \\ \b \f \n \r \t or \u00XX for the rest, with surrogate
+ * pairs beyond U+FFFF; a byte that is not UTF-8 as Python decodes a path
+ * (surrogateescape), U+DC00 + the byte, \udcff for \xff, so that text
+ * that differs in such bytes stays different.  out needs room for
+ * 6 * len + 2 bytes; the length written is returned.
+ *
+ * A struct jsonw writes one document to fp, set before the first call
+ * (the rest zero), in the layout of json.dumps(indent=2).  jw_open opens
+ * an object or array, c '{' or '[', and jw_close closes it; jw_int,
+ * jw_float (as pyfloat), jw_null, jw_string (as json_quote) and jw_json
+ * (a JSON text, as it is) write a value.  Each takes the key of the member
+ * it starts in the object open, or NULL for an element of the array open
+ * or for the document itself.  jw_quote writes a string alone.  Errors of
+ * fp are the caller's to check.
+ */
+#define JW_MAXDEPTH	8
+
+struct jsonw {
+	FILE	*fp;
+	int	 depth;			/* of the object or array open */
+	int	 empty[JW_MAXDEPTH + 1]; /* nothing yet at depth d */
+};
+
+size_t	 json_quote(char *out, const char *s, size_t len);
+void	 jw_open(struct jsonw *, const char *key, char c);
+void	 jw_close(struct jsonw *, char c);
+void	 jw_int(struct jsonw *, const char *key, int64_t);
+void	 jw_float(struct jsonw *, const char *key, double);
+void	 jw_null(struct jsonw *, const char *key);
+void	 jw_string(struct jsonw *, const char *key, const char *, size_t);
+void	 jw_json(struct jsonw *, const char *key, const char *, size_t);
+void	 jw_quote(struct jsonw *, const char *, size_t);
+
+/*
+ * outfile.c: write_file puts len bytes at buf in path as Python's
+ * open(path, "w") would: through symbolic links, creating the target of
+ * a dangling one, failing on a loop of them.  Where it can, path then
+ * holds either all of the bytes or what it held before: they go to a
+ * temporary file beside the target, renamed over it.  It writes in place,
+ * as Python, where the target is not a regular file of its own (/dev/stdout,
+ * a FIFO, another user's file), has other hard links that must stay, or
+ * no temporary file can be made beside it (a directory not writable).
+ * An error exits 1 naming path.
+ */
+void	 write_file(const char *path, const char *buf, size_t len);
 
 /*
  * jsondoc.c: a JSON document held whole, read into a tree of its values.

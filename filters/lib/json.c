@@ -1,9 +1,9 @@
 /*
- * json.c: JSON texts as run.config facts hold them: number literals,
- * strings, and the test of a whole fact.  See h3prof.h and h3prof(5).
+ * json.c: JSON texts as run.config facts hold them, read: number
+ * literals, strings, and the test of a whole fact.  jsonw.c writes JSON.
+ * See h3prof.h and h3prof(5).
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "h3prof.h"
@@ -201,56 +201,6 @@ json_string(const char *s, const char *end, const char **endp, char *out,
 	if (why == NULL && out != NULL)
 		*outlen = w - out;
 	return why;
-}
-
-/* One UTF-16 code unit as json.dumps writes it with ensure_ascii. */
-static char *
-put_unit(char *w, uint32_t u)
-{
-	char c;
-
-	switch (u) {
-	case '"': c = '"'; break;
-	case '\\': c = '\\'; break;
-	case '\b': c = 'b'; break;
-	case '\f': c = 'f'; break;
-	case '\n': c = 'n'; break;
-	case '\r': c = 'r'; break;
-	case '\t': c = 't'; break;
-	default:
-		if (u >= 0x20 && u < 0x7f)
-			*w++ = u;
-		else
-			w += sprintf(w, "\\u%04x", (unsigned)u);
-		return w;
-	}
-	*w++ = '\\';
-	*w++ = c;
-	return w;
-}
-
-size_t
-json_quote(char *out, const char *s, size_t len)
-{
-	const char *end = s + len;
-	char *w = out;
-	uint32_t cp;
-	size_t n;
-
-	*w++ = '"';
-	for (; s < end; s += n) {
-		if ((n = utf8_char(s, end - s, &cp)) == 0) {
-			n = 1;
-			cp = 0xfffd;
-		}
-		if (cp >= 0x10000) {
-			w = put_unit(w, 0xd800 + ((cp - 0x10000) >> 10));
-			w = put_unit(w, 0xdc00 + ((cp - 0x10000) & 0x3ff));
-		} else
-			w = put_unit(w, cp);
-	}
-	*w++ = '"';
-	return w - out;
 }
 
 int

@@ -1,0 +1,161 @@
+/*
+ * jsonw.c: JSON written as Python's json.dumps writes it, with indent=2
+ * and ensure_ascii: strings quoted, and documents built member by member.
+ * See h3prof.h.
+ */
+#include <err.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h3prof.h"
+
+/* One UTF-16 code unit as json.dumps writes it with ensure_ascii. */
+static char *
+put_unit(char *w, uint32_t u)
+{
+	char c;
+
+	switch (u) {
+	case '"': c = '"'; break;
+	case '\\': c = '\\'; break;
+	case '\b': c = 'b'; break;
+	case '\f': c = 'f'; break;
+	case '\n': c = 'n'; break;
+	case '\r': c = 'r'; break;
+	case '\t': c = 't'; break;
+	default:
+		if (u >= 0x20 && u < 0x7f)
+			*w++ = u;
+		else
+			w += sprintf(w, "\\u%04x", (unsigned)u);
+		return w;
+	}
+	*w++ = '\\';
+	*w++ = c;
+	return w;
+}
+
+/*
+ * A byte that is not UTF-8 is written as Python's surrogateescape decodes
+ * it, U+DC00 + the byte: it takes each byte of a maximal invalid subpart
+ * alone, and none of those but the first can start a character, so one
+ * byte at a time gives the same.
+ */
+size_t
+json_quote(char *out, const char *s, size_t len)
+{
+	const char *end = s + len;
+	char *w = out;
+	uint32_t cp;
+	size_t n;
+
+	*w++ = '"';
+	for (; s < end; s += n) {
+		if ((n = utf8_char(s, end - s, &cp)) == 0) {
+			n = 1;
+			cp = 0xdc00 + (unsigned char)*s;
+		}
+		if (cp >= 0x10000) {
+			w = put_unit(w, 0xd800 + ((cp - 0x10000) >> 10));
+			w = put_unit(w, 0xdc00 + ((cp - 0x10000) & 0x3ff));
+		} else
+			w = put_unit(w, cp);
+	}
+	*w++ = '"';
+	return w - out;
+}
+
+static void
+newline_indent(struct jsonw *jw)
+{
+	int i;
+
+	putc_unlocked('\n', jw->fp);
+	for (i = 0; i < jw->depth; i++)
+		fputs_unlocked("  ", jw->fp);
+}
+
+/* Start a member named key of the object open, or with key NULL the
+   next element of the array open. */
+static void
+member(struct jsonw *jw, const char *key)
+{
+	if (!jw->empty[jw->depth])
+		putc_unlocked(',', jw->fp);
+	jw->empty[jw->depth] = 0;
+	newline_indent(jw);
+	if (key != NULL) {
+		jw_quote(jw, key, strlen(key));
+		fputs_unlocked(": ", jw->fp);
+	}
+}
+
+void
+jw_quote(struct jsonw *jw, const char *s, size_t len)
+{
+	char *buf;
+
+	if ((buf = malloc(6 * len + 2)) == NULL)
+		err(1, NULL);
+	fwrite_unlocked(buf, 1, json_quote(buf, s, len), jw->fp);
+	free(buf);
+}
+
+void
+jw_open(struct jsonw *jw, const char *key, char c)
+{
+	if (jw->depth == JW_MAXDEPTH)
+		errx(1, "JSON nested deeper than %d", JW_MAXDEPTH);
+	if (jw->depth > 0)
+		member(jw, key);
+	putc_unlocked(c, jw->fp);
+	jw->empty[++jw->depth] = 1;
+}
+
+void
+jw_close(struct jsonw *jw, char c)
+{
+	/* json.dumps writes an empty object or array on one line: {}. */
+	if (!jw->empty[jw->depth--])
+		newline_indent(jw);
+	putc_unlocked(c, jw->fp);
+}
+
+void
+jw_int(struct jsonw *jw, const char *key, int64_t v)
+{
+	member(jw, key);
+	fprintf(jw->fp, "%lld", (long long)v);
+}
+
+void
+jw_float(struct jsonw *jw, const char *key, double v)
+{
+	char buf[PYFLOAT_MAX];
+
+	member(jw, key);
+	fwrite_unlocked(buf, 1, pyfloat(buf, v), jw->fp);
+}
+
+void
+jw_null(struct jsonw *jw, const char *key)
+{
+	member(jw, key);
+	fputs_unlocked("null", jw->fp);
+}
+
+void
+jw_string(struct jsonw *jw, const char *key, const char *s, size_t len)
+{
+	member(jw, key);
+	jw_quote(jw, s, len);
+}
+
+void
+jw_json(struct jsonw *jw, const char *key, const char *json, size_t len)
+{
+	member(jw, key);
+	fwrite_unlocked(json, 1, len, jw->fp);
+}
