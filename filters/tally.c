@@ -216,5 +216,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: tally [-s] [-k kind] [-p prefix] [file]\n", status);
+	usage_exit("usage: tally [-hs] [-k kind] [-p prefix] [file]\n", status);
 }

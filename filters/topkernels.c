@@ -253,6 +253,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: topkernels [-t] [-n count] [-p prefix] [file]\n",
+	usage_exit("usage: topkernels [-ht] [-n count] [-p prefix] [file]\n",
 	    status);
 }
