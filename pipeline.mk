@@ -66,7 +66,7 @@
 # REPORTS/summary.json	every run's report, the failed runs with their
 #			errors, and groups of runs of the same configuration
 #			with n, mean, standard deviation, min and max of every
-#			figure; see scripts/h3summary.
+#			figure; see h3summary(1).
 # RUN/kernels.tsv	every kernel of the run, most time first, made with
 #			the report (topkernels -t): a header, then name,
 #			category, launches, total_ns, mean_ns.  It is

@@ -52,20 +52,83 @@ expect_error() {
 # run_filter CMD...: run a filter with stdout to $TMP/out, stderr to $TMP/err.
 run_filter() { "$@" >"$TMP/out" 2>"$TMP/err"; }
 
+# ivs [-d C] LINE...: interval lines, as the filters read and write them:
+# each space in a LINE stands for a tab, or each C with -d (for fields
+# that hold spaces, such as kernel names).
+ivs() {
+	local sep=' '
+	if [ "${1-}" = -d ]; then sep=$2; shift 2; fi
+	printf '%s\n' "$@" | tr -- "$sep" '\t'
+}
+
+# have_reference WHAT: whether the reference program
+# ($SHARED/reference/summarize_nsys_profile.py) and python3 are here to
+# check WHAT against; where not, say "# skip WHAT: why".
+have_reference() {
+	if [ -z "$SHARED" ] ||
+	    [ ! -f "$SHARED/reference/summarize_nsys_profile.py" ]; then
+		echo "# skip $1: \$SHARED/reference is not here"
+		return 1
+	elif ! command -v python3 >/dev/null; then
+		echo "# skip $1: no python3"
+		return 1
+	fi
+}
+
+# have_sqlite: whether SQLite files can be made here; sets sqlite_by to
+# what makes them, python3 (its sqlite3 module) or the sqlite3 shell, or
+# to nothing.  Call it in the test file's own shell before sqldo or mkdb:
+# the answer is kept there.
+have_sqlite() {
+	if [ -z "${sqlite_by+set}" ]; then
+		sqlite_by=
+		if command -v python3 >/dev/null &&
+		    python3 -c 'import sqlite3' 2>/dev/null; then
+			sqlite_by=python3
+		elif command -v sqlite3 >/dev/null; then
+			sqlite_by=sqlite3
+		fi
+	fi
+	[ -n "$sqlite_by" ]
+}
+
+# sqldo DB: run the SQL on stdin in the SQLite file DB.
+sqldo() {
+	have_sqlite || return 1
+	if [ "$sqlite_by" = python3 ]; then
+		python3 -c 'import sqlite3, sys
+sqlite3.connect(sys.argv[1]).executescript(sys.stdin.read())' "$1"
+	else
+		sqlite3 -bail "$1"
+	fi
+}
+
+# mkdb DB [SQLFILE...]: a new SQLite file DB, from the SQL in the files,
+# or on stdin without them.
+mkdb() {
+	local db=$1
+	shift
+	rm -f "$db"
+	cat "$@" | sqldo "$db"
+}
+
 # --- sweeps: what the tests of pipeline.mk share ----------------------------
+
+# gentrace_setup: G, the trace generator: the one make built, else (a
+# BIN of filters only) one compiled here.
+gentrace_setup() {
+	G=$BIN/../gentrace
+	[ ! -x "$G" ] || return 0
+	G=$TMP/gentrace
+	${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -o "$G" "$TOP/tests/gentrace.c" ||
+	    fail "gentrace compiles" "${CC:-cc} failed"
+}
 
 # sweep_setup: G, the trace generator; private filters and rules, which
 # the tests touch; none of make's own options and variables leaking in
 # from a make check.
 sweep_setup() {
-	G=$BIN/../gentrace
-	if [ ! -x "$G" ]; then
-		# Not built by this make (a BIN of filters only): build it.
-		G=$TMP/gentrace
-		${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -o "$G" \
-		    "$TOP/tests/gentrace.c" ||
-		    fail "gentrace compiles" "${CC:-cc} failed"
-	fi
+	gentrace_setup
 	mkdir "$TMP/bin"
 	cp -p "$BIN"/* "$TMP/bin/"
 	cp -p "$TOP/rules/h3.rules" "$TMP/h3.rules"
