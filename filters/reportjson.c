@@ -515,9 +515,9 @@ main(int argc, char *argv[])
 	const char *rulespath = NULL, *output = NULL;
 	char *buf = NULL;
 	size_t len = 0;
-	int ch, i, extend = 0;
+	int ch, i, extend = 0, tee = 0;
 
-	while ((ch = getopt_long(argc, argv, "ho:r:x", helpopt,
+	while ((ch = getopt_long(argc, argv, "ho:r:tx", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -528,6 +528,9 @@ main(int argc, char *argv[])
 		case 'r':
 			rulespath = optarg;
 			break;
+		case 't':
+			tee = 1;
+			break;
 		case 'x':
 			extend = 1;
 			break;
@@ -537,6 +540,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if (tee && output == NULL)
+		usage(EXIT_USAGE);
 
 	rules = rules_load(rulespath);
 	if (argc == 0)
@@ -560,7 +565,7 @@ main(int argc, char *argv[])
 
 	if (output != NULL)
 		write_file(output, buf, len);
-	else
+	if (output == NULL || tee)
 		fwrite_unlocked(buf, 1, len, stdout);
 	free(buf);
 	close_stdout();
@@ -571,6 +576,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: reportjson [-hx] [-o output] [-r rules] "
+	usage_exit("usage: reportjson [-htx] [-o output] [-r rules] "
 	    "[file ...]\n", status);
 }
