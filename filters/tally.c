@@ -14,53 +14,29 @@
 
 /* Distinct names a table holds: a trace has a handful. */
 #define MAXNAMES	1024
-/* Hash slots of a table: a power of two, never more than half full. */
-#define NSLOTS		(2 * MAXNAMES)
 
 /* The lines of one kind, category, or device and stream. */
 struct sum {
-	char		*name;		/* as in the keys: "kernel", "0.7" */
-	uint32_t	 hash;
+	struct group	 name;		/* as in the keys: "kernel", "0.7" */
 	int64_t		 count;
 	int64_t		 ns;
 };
 
-/* Sums by name in first-seen order, found through an open hash. */
+/* Sums by name in first-seen order. */
 struct table {
 	const char	*what;		/* the first part of its keys */
-	struct sum	 sums[MAXNAMES];
-	size_t		 n;
-	uint16_t	 slots[NSLOTS];	/* 1 + index into sums; 0: empty */
+	struct groups	 sums;
 };
 
 /* Sums by kind, by category, and of kernels by device and stream. */
-static struct table kinds = { .what = "kind" };
-static struct table categories = { .what = "category" };
-static struct table streams = { .what = "stream" };
+static struct table kinds = { "kind", { .size = sizeof(struct sum) } };
+static struct table categories = { "category",
+	{ .size = sizeof(struct sum) } };
+static struct table streams = { "stream", { .size = sizeof(struct sum) } };
+/* The name device.stream of the line at hand: shorter than the line. */
+static char streamname[H3_MAXLINE];
 
 static _Noreturn void usage(int);
-
-/* FNV-1a of s, going on from h. */
-static uint32_t
-hash(uint32_t h, const char *s)
-{
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-/* Whether name is a, or a "." b where b is not NULL. */
-static int
-same(const char *name, const char *a, const char *b)
-{
-	for (; *a != '\0' && *name == *a; name++, a++)
-		;
-	if (*a != '\0')
-		return 0;
-	if (b == NULL)
-		return *name == '\0';
-	return *name == '.' && strcmp(name + 1, b) == 0;
-}
 
 /* A part of a key holds letters, digits, _ and -: a dot would split it. */
 static void
@@ -73,45 +49,36 @@ checkpart(const char *what, const char *s, const struct lines *at)
 		    what, s);
 }
 
-/* The sum named a, or a "." b, added to t on first sight. */
-static struct sum *
-lookup(struct table *t, const char *a, const char *b, const struct lines *at)
+/* Count a line of ns under the name a, or a "." b where b is not NULL. */
+static void
+add(struct table *t, const char *a, const char *b, int64_t ns,
+    const struct lines *at)
 {
 	struct sum *s;
-	uint32_t h;
-	size_t i;
-	int n;
+	const char *name = a;
+	size_t alen, blen, len;
 
-	h = hash(2166136261u, a);
-	if (b != NULL)
-		h = hash(hash(h, "."), b);
-	for (i = h % NSLOTS; t->slots[i] != 0; i = (i + 1) % NSLOTS) {
-		s = &t->sums[t->slots[i] - 1];
-		if (s->hash == h && same(s->name, a, b))
-			return s;
+	len = alen = strlen(a);
+	if (b != NULL) {
+		blen = strlen(b);
+		memcpy(streamname, a, alen);
+		streamname[alen] = '.';
+		memcpy(streamname + alen + 1, b, blen);
+		name = streamname;
+		len = alen + 1 + blen;
 	}
-	if (t->n == MAXNAMES)
-		errx(1, "%s:%lu: more than %d distinct names in %s keys",
-		    at->path, at->lineno, MAXNAMES, t->what);
-	if (b == NULL) {
-		checkpart(t->what, a, at);
-		n = asprintf(&t->sums[t->n].name, "%s", a);
-	} else {
-		checkpart("device", a, at);
-		checkpart(t->what, b, at);
-		n = asprintf(&t->sums[t->n].name, "%s.%s", a, b);
+	s = groups_get(&t->sums, name, len);
+	if (s->count == 0) {	/* first sight */
+		if (t->sums.n > MAXNAMES)
+			errx(1, "%s:%lu: more than %d distinct names in %s "
+			    "keys", at->path, at->lineno, MAXNAMES, t->what);
+		if (b == NULL)
+			checkpart(t->what, a, at);
+		else {
+			checkpart("device", a, at);
+			checkpart(t->what, b, at);
+		}
 	}
-	if (n == -1)
-		err(1, NULL);
-	s = &t->sums[t->n++];
-	s->hash = h;
-	t->slots[i] = t->n;
-	return s;
-}
-
-static void
-add(struct sum *s, int64_t ns)
-{
 	s->count++;
 	s->ns += ns;
 }
@@ -120,15 +87,16 @@ add(struct sum *s, int64_t ns)
 static void
 put_table(const char *prefix, const struct table *t)
 {
+	const struct sum *sums = t->sums.recs;
 	char *stem;
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < t->sums.n; i++) {
 		if (asprintf(&stem, "%s%s.%s.", prefix, t->what,
-		    t->sums[i].name) == -1)
+		    sums[i].name.key) == -1)
 			err(1, NULL);
-		put_fact(stem, "count", t->sums[i].count);
-		put_fact(stem, "ns", t->sums[i].ns);
+		put_fact(stem, "count", sums[i].count);
+		put_fact(stem, "ns", sums[i].ns);
 		free(stem);
 	}
 }
@@ -188,13 +156,11 @@ main(int argc, char *argv[])
 			end = iv.end;
 		if (!iv.full)
 			continue;
-		add(lookup(&kinds, iv.kind, NULL, &in.in), len);
+		add(&kinds, iv.kind, NULL, len, &in.in);
 		if (strcmp(iv.category, "-") != 0)
-			add(lookup(&categories, iv.category, NULL, &in.in),
-			    len);
+			add(&categories, iv.category, NULL, len, &in.in);
 		if (bystream && strcmp(iv.kind, "kernel") == 0)
-			add(lookup(&streams, iv.device, iv.stream, &in.in),
-			    len);
+			add(&streams, iv.device, iv.stream, len, &in.in);
 	}
 	ivin_close(&in);
 

@@ -120,6 +120,38 @@ int	 ivunion_next(struct ivunion *, int64_t *startp, int64_t *endp);
 void	 ivunion_close(struct ivunion *);
 
 /*
+ * groups.c: records of a caller's size, each found by a key of bytes, in
+ * the order their keys were first seen, as tally(1) and topkernels(1) sum
+ * lines by name.  A record starts with its struct group; the rest is the
+ * caller's.  A struct groups starts zero but for size.
+ *
+ * groups_get returns the record of len bytes at key, added on first sight
+ * all zero but its struct group.  It stays where it is until the next
+ * call.  Each caller holds its records to a bound far below 2^32.  Once it
+ * looks up no more, a caller may reorder recs, as topkernels sorts it.
+ */
+struct group {
+	const char	*key;		/* a copy, NUL-terminated */
+	size_t		 keylen;
+	uint64_t	 hash;		/* hashbytes of the key */
+};
+
+struct groups {
+	size_t		 size;		/* bytes of a record */
+	void		*recs;		/* n records, in first-seen order */
+	size_t		 n;
+	size_t		 maxrecs;	/* records allocated */
+	uint32_t	*slots;		/* open hash: 1 + index, 0 empty;
+					   never more than half full */
+	size_t		 nslots;	/* a power of two */
+	char		*keys;		/* the free end of the chunk the keys
+					   are copied into, and its bytes */
+	size_t		 keysleft;
+};
+
+void	*groups_get(struct groups *, const char *key, size_t len);
+
+/*
  * pyfloat.c: a double as Python's repr() and json.dumps write it: the
  * fewest digits that read back as it, in exponent form (1e-05, 1.5e+16)
  * when the decimal exponent is below -4 or 16 or more, else fixed with a
