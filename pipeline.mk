@@ -94,9 +94,11 @@
 # fails.
 #
 # make clean-reports removes the summaries and the runs' reports, kernel
-# tables, inputs and error records; it leaves the record of the sweep and the SQLite
-# exports of nsys reports.  make clean-reports reports redoes the sweep
-# in full; rm -r REPORTS forgets it.
+# tables, inputs and error records, and the temporary files of reductions
+# killed with SIGKILL (so not while another make reports runs); it leaves
+# the record of the sweep and the SQLite exports of nsys reports.
+# make clean-reports reports redoes the sweep in full; rm -r REPORTS
+# forgets it.
 
 H3PROF_MK := $(lastword $(MAKEFILE_LIST))
 H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
@@ -443,7 +445,8 @@ ifeq ($(h3_errs),)
 clean-reports:
 	rm -f -- $(h3_summaries) $(h3_list) $(h3_litter)$(call h3_chunks,rm -f --,\
 	    $(foreach j,$(h3_jsons),$j $(j:.json=.err) $(j:.json=.inputs) \
-	    $(dir $j)kernels.tsv \
+	    $(dir $j)kernels.tsv $(wildcard $(dir $j).report.json.?????? \
+	    $(dir $j).report.err.[0-9]* $(dir $j).kernels.tsv.[0-9]*) \
 	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))
 endif
 

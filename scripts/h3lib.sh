@@ -100,9 +100,8 @@ h3_tools() {
 # h3prof.PROG.PID, removed when the script exits; a signal removes it and
 # exits 1, and any failure is exit status 1.  The traps come first and the
 # name is known before the directory is made, so that no signal finds it
-# unnoticed; the rm is deaf to signals, for one that killed it halfway
-# would leave the rest.  A script that must do more on exit defines
-# h3_atexit, which runs first.  The directories of scripts killed with
+# unnoticed (see h3_cleanup).  A script that must do more on exit
+# defines h3_atexit, which runs first.  The directories of scripts killed with
 # SIGKILL, whose process is gone, are reclaimed on the way: one of this
 # process's name can only be such.
 h3_tmpdir() {
@@ -127,9 +126,21 @@ h3_tmpdir() {
 	    { t=; h3_die "TMPDIR $root: not a writable directory"; }
 }
 
+# h3_hidden PATH: the temporary name of PATH beside it, .NAME.PID: hidden,
+# so that no pattern of runs takes it, and this process's own.
+h3_hidden() {
+	local d=${1%/*}
+	[ "$d" != "$1" ] || d=.
+	printf '%s/.%s.%s' "$d" "${1##*/}" "$$"
+}
+
+# Once cleaning up, signals are ignored, by this shell and so by the rm it
+# starts: one that came between the start of rm and a trap of its own would
+# stop it halfway.
 h3_cleanup() {
+	trap '' HUP INT TERM
 	if declare -F h3_atexit >/dev/null; then h3_atexit; fi
-	[ -z "$t" ] || (trap '' HUP INT TERM; exec rm -rf -- "$t")
+	[ -z "$t" ] || rm -rf -- "$t"
 }
 
 # h3_badname VAR NAME: set VAR to the rule NAME breaks as the name of a
