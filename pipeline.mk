@@ -324,7 +324,7 @@ h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 
 # This make's process ID, in the names of its temporary files, .NAME.PID:
 # two makes of one sweep at once must not write the same one.  Those of a
-# make that was killed are removed by the next.
+# make (or an h3summary) that was killed are removed by the next.
 h3_pid = $(eval h3_pid := $(shell echo $$PPID))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)
 h3_pidof = $(lastword $(subst ., ,$1))
@@ -332,7 +332,8 @@ h3_dead = $(foreach f,$1,$(if $(wildcard /proc/$(call h3_pidof,$f)/),,$f))
 h3_deadx = $(foreach f,$1,$(if $(wildcard \
 	/proc/$(call h3_pidof,$(basename $f))/),,$f))
 h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
-	$(h3_reports)/.inputs.mk.[0-9]*))
+	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
+	$(h3_reports)/.groups.csv.[0-9]*))
 
 # With -k a run that fails does not stop the summary, which lists it; a
 # check after the summary fails the sweep.
