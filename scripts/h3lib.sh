@@ -7,7 +7,7 @@
 #	[ -f "$lib" ] || lib=$here/../share/h3prof/h3lib.sh
 #	. "$lib" || exit 1
 #
-# and gets strict mode, prog, here and tab, and the functions below.
+# and gets strict mode, prog and tab, and the functions below.
 set -euo pipefail
 export LC_ALL=C
 
