@@ -216,6 +216,28 @@ beyond(const struct tol *t, const char *fig, double base, double change)
 	return 1;
 }
 
+/* Lentz's tiny: what stands for a zero denominator. */
+#define LENTZ_TINY	1e-300
+
+/* Keep v off zero, as the modified Lentz method does. */
+static double
+offzero(double v)
+{
+	return fabs(v) < LENTZ_TINY ? LENTZ_TINY : v;
+}
+
+/*
+ * One term aa of the continued fraction into the Lentz state c, d: the
+ * factor it multiplies the fraction by.
+ */
+static double
+lentz(double aa, double *c, double *d)
+{
+	*d = 1 / offzero(1 + aa * *d);
+	*c = offzero(1 + aa / *c);
+	return *d * *c;
+}
+
 /*
  * The continued fraction of the incomplete beta function, by the
  * modified Lentz method (Numerical Recipes, betacf); it converges in
@@ -224,35 +246,17 @@ beyond(const struct tol *t, const char *fig, double base, double change)
 static double
 betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300, eps = 1e-16;
-	double c = 1, d, h, del, aa;
+	const double eps = 1e-16;
+	double c = 1, d, h, del;
 	int m, m2;
 
-	d = 1 - (a + b) * x / (a + 1);
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
+	d = 1 / offzero(1 - (a + b) * x / (a + 1));
 	h = d;
 	for (m = 1; m <= 1000000; m++) {
 		m2 = 2 * m;
-		aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		h *= lentz(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
+		del = lentz(-(a + m) * (a + b + m) * x /
+		    ((a + m2) * (a + m2 + 1)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;
