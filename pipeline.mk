@@ -329,8 +329,7 @@ h3_pid = $(eval h3_pid := $(shell echo $$PPID))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)
 h3_pidof = $(lastword $(subst ., ,$1))
 h3_dead = $(foreach f,$1,$(if $(wildcard /proc/$(call h3_pidof,$f)/),,$f))
-h3_deadx = $(foreach f,$1,$(if $(wildcard \
-	/proc/$(call h3_pidof,$(basename $f))/),,$f))
+h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
 	$(h3_reports)/.groups.csv.[0-9]*))
