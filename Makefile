@@ -86,7 +86,8 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 # whose names (merge, tally...) are any package's, in
 # PREFIX/libexec/h3prof/bin, which the scripts and pipeline.mk find, and
 # their manuals in PREFIX/share/h3prof/man; the rules, pipeline.mk,
-# sweep.mk and the scripts' library, h3lib.sh, in PREFIX/share/h3prof.
+# sweep.mk and the scripts' libraries, h3lib.sh and h3.jq, in
+# PREFIX/share/h3prof.
 # A filter finds its rules in ../share/h3prof beside its directory: there
 # a link leads to the one copy.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
@@ -100,6 +101,7 @@ install: all
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PROGS) $(LIBEXEC)/bin
 	install -m 644 rules/h3.rules pipeline.mk sweep.mk scripts/h3lib.sh \
+	    scripts/h3.jq \
 	    $(SHARE)/h3prof
 	ln -sf ../../../../share/h3prof/h3.rules $(LIBEXEC)/share/h3prof/h3.rules
 	install -m 644 $(FILTERS:%=filters/%.1) $(SHARE)/h3prof/man/man1

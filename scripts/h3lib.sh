@@ -18,6 +18,14 @@ tab=$'\t'
 # one is refused.  pipeline.mk's h3_unsafe is the same set.
 h3_unsafe='[][[:space:][:cntrl:]:#%$\\'\''"`*?;|&<>(){}]'
 
+# Where this library is, and h3.jq, the jq definitions the scripts share.
+h3_libdir=$(dirname -- "${BASH_SOURCE[0]}")
+
+# h3_jq ARGS...: jq, its programs able to include "h3".
+h3_jq() {
+	jq -L "$h3_libdir" "$@"
+}
+
 # h3_usage STATUS: print $usage (the script's synopsis lines) and exit:
 # status 0 to stdout, for -h and --help; else to stderr, with exit 2.
 h3_usage() {
