@@ -229,9 +229,9 @@ h3_reps := $(wildcard $(h3_d)/*.nsys-rep)
 h3_conf := $(firstword $(wildcard $(h3_d)/config.json $(h3_d)/run.env))
 h3_found := $(h3_gpu) $(h3_kx) $(h3_sqls) $(h3_reps)
 h3_where := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
-ifneq ($(filter-out $(h3_d)/%,$(h3_found)),)
-$(call h3_err,run directory $(h3_d): a trace file name in it $(h3_rename))
-else ifneq ($(strip $(foreach f,$(h3_found),$(call h3_unsafe,$(notdir $f)))),)
+# A name with a blank is split by make: a word that is not in the run.
+ifneq ($(filter-out $(h3_d)/%,$(h3_found))$(strip $(foreach \
+    f,$(h3_found),$(call h3_unsafe,$(notdir $f)))),)
 $(call h3_err,run directory $(h3_d): a trace file name in it $(h3_rename))
 else ifneq ($(filter $(h3_n),$(h3_names)),)
 $(call h3_err,run directory $(h3_d): another run is named $(h3_n)$(,) the \
