@@ -29,6 +29,7 @@ LIB := $(BUILD)/libh3prof.a
 # Libraries a filter links beyond the shared one.
 LIBS_csv2intervals := -lcsv
 LIBS_sqlite2intervals := -lsqlite3
+LIBS_nvtxranges := -lcsv -lsqlite3
 
 # The filters look for their rules in ../share/h3prof beside their bindir.
 RULES := $(BUILD)/share/h3prof/h3.rules
