@@ -191,3 +191,34 @@ pair() {
 		    dev ",1,," $4 ",[CUDA memcpy Host-to-Device]" >gpu
 	}'
 }
+
+# --- NVTX ranges: what tests/nvtx*.test share ---------------------------------
+
+# nvtx_figures: of inrange's facts on stdin, each range name with GPU
+# work, its kernel launches, kernel time and projected time, tab-separated,
+# sorted bytewise by name: the figures of nsys's nvtx_kern_sum and
+# nvtx_gpu_proj_sum that tests/data/nvtx/nsys holds.
+nvtx_figures() {
+	awk -F'\t' -v OFS='\t' '
+	{ split($1, k, ".") }
+	k[3] == "name" { name[k[2]] = $2 }
+	k[4] != "" { next }
+	k[3] == "kernel_launches" { n[k[2]] = $2 }
+	k[3] == "kernel_time_ns" { ns[k[2]] = $2 }
+	k[3] == "projected_time_ns" { p[k[2]] = $2 }
+	END {
+		for (i in name)
+			if (n[i] > 0 || p[i] > 0)
+				print name[i], n[i], ns[i], p[i]
+	}' | LC_ALL=C sort
+}
+
+# nvtx_real: the real exports with NVTX ranges, as "NAME PATH" lines, and
+# the nsys reports that tests/data/nvtx/nsys/NAME.tsv was made from.
+nvtx_real() {
+	local r=$SHARED/traces/real
+	printf '%s\n' \
+	    "dlprof $r/dlprof-rtx2070s-cudnn-nsys2022.1/derived-by-nsys-2024.2.3/nsys_profile.sqlite" \
+	    "memfusion $r/memfusion-rtx3090-tensorrt-nsys2023.1/report1.sqlite" \
+	    "casio $r/casio-nerf-a100-tf-nsys2021.5/output-file.sqlite"
+}
