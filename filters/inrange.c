@@ -223,77 +223,54 @@ close_before(int64_t t)
 }
 
 /*
- * Split a launch line: the call's start, end and thread, then a full
- * interval line of the work it launched.
+ * Read the next launch line: the call's start, end and thread, then a
+ * full interval line of the work it launched, into iv.  Return 0 at the
+ * end.
  */
 static int
 next_launch(struct lines *l, int64_t *as, int64_t *ae, char **thread,
     struct interval *iv)
 {
-	static int64_t prev;
-	char *line, *p, *s, *e;
+	static int64_t prev;	/* the call start of the line before */
+	char *line, *p, *col[9];
 	size_t len;
+	int i;
 
 	if ((line = lines_next(l, &len)) == NULL)
 		return 0;
+	if (l->eof)
+		errx(1, "%s:%lu: no newline at the end of the input: is it "
+		    "cut short?", l->path, l->lineno);
 	if (lflag) {
 		linecopy = grow(linecopy, &linecap, len + 1, 1);
 		memcpy(linecopy, line, len + 1);
 	}
-	if (l->eof)
-		errx(1, "%s:%lu: no newline at the end of the input: is it "
-		    "cut short?", l->path, l->lineno);
-	s = line;
-	if ((p = strchr(s, '\t')) == NULL || (*p = '\0', e = p + 1,
-	    (p = strchr(e, '\t')) == NULL) || (*p = '\0', *thread = p + 1,
-	    (p = strchr(*thread, '\t')) == NULL))
-		errx(1, "%s:%lu: expected a launch line of 10 columns",
-		    l->path, l->lineno);
-	*p++ = '\0';
-	if (parse_ns(s, as) == -1 || parse_ns(e, ae) == -1 || *ae < *as)
-		errx(1, "%s:%lu: bad call start or end", l->path, l->lineno);
+	p = line;
+	for (i = 0; i < 9; i++)
+		col[i] = column(&p);
+	if (p == NULL || strchr(p, '\t') != NULL)
+		errx(1, "%s:%lu: expected a launch line: call start, end, "
+		    "thread, then a full interval line", l->path, l->lineno);
+	if (parse_ns(col[0], as) == -1 || parse_ns(col[1], ae) == -1 ||
+	    *ae < *as || parse_ns(col[3], &iv->start) == -1 ||
+	    parse_ns(col[4], &iv->end) == -1 || iv->end < iv->start)
+		errx(1, "%s:%lu: a start or end that is not a non-negative "
+		    "integer of ns, or an end before its start", l->path,
+		    l->lineno);
 	if (*as < prev)
 		errx(1, "%s:%lu: not sorted by call start (%lld after %lld); "
 		    "sort with: sort -t \"$(printf '\\t')\" -k1,1n",
 		    l->path, l->lineno, (long long)*as, (long long)prev);
 	prev = *as;
-	/* The rest is a full interval line. */
-	s = p;
-	if ((p = strchr(s, '\t')) == NULL)
-		goto bad;
-	*p++ = '\0';
-	e = p;
-	if ((p = strchr(e, '\t')) == NULL)
-		goto bad;
-	*p++ = '\0';
-	if (parse_ns(s, &iv->start) == -1 || parse_ns(e, &iv->end) == -1 ||
-	    iv->end < iv->start)
-		goto bad;
-	iv->kind = p;
-	if ((p = strchr(p, '\t')) == NULL)
-		goto bad;
-	*p++ = '\0';
-	iv->device = p;
-	if ((p = strchr(p, '\t')) == NULL)
-		goto bad;
-	*p++ = '\0';
-	iv->stream = p;
-	if ((p = strchr(p, '\t')) == NULL)
-		goto bad;
-	*p++ = '\0';
-	iv->category = p;
-	if ((p = strchr(p, '\t')) == NULL)
-		goto bad;
-	*p++ = '\0';
-	iv->name = p;
-	if (strchr(p, '\t') != NULL)
-		goto bad;
-	iv->namelen = line + len - p;
+	*thread = col[2];
 	iv->full = 1;
+	iv->kind = col[5];
+	iv->device = col[6];
+	iv->stream = col[7];
+	iv->category = col[8];
+	iv->name = p;
+	iv->namelen = line + len - p;
 	return 1;
-bad:
-	errx(1, "%s:%lu: expected a launch line: call start, end, thread, "
-	    "then a full interval line", l->path, l->lineno);
 }
 
 /* The category of a kernel name, escaped, as classify(1) gives it. */
@@ -375,12 +352,12 @@ cmpint(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of n values, sorting them. */
-static double
-median(int64_t *v, size_t n)
+/* Twice the median of n > 0 values, sorting them: exact in integers. */
+static int64_t
+median2(int64_t *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmpint);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+	return n % 2 ? 2 * v[n / 2] : v[n / 2 - 1] + v[n / 2];
 }
 
 /* A fact whose value is a decimal number. */
@@ -393,13 +370,6 @@ put_number(const char *key, double v)
 	printf("%s%s\t%s\n", prefix, key, buf);
 }
 
-/* A fact whose value is an escaped name, as it is. */
-static void
-put_text(const char *key, const char *v)
-{
-	printf("%s%s\t%s\n", prefix, key, v);
-}
-
 /* The projected time of an instance: its GPU work, first start to last end. */
 static int64_t
 projected(const struct instance *in)
@@ -407,67 +377,95 @@ projected(const struct instance *in)
 	return in->hasops ? in->opend - in->opstart : 0;
 }
 
+/* A fact whose value is an escaped name, as it is. */
+static void
+put_text(const char *key, const char *v)
+{
+	printf("%s%s\t%s\n", prefix, key, v);
+}
+
+/* Kept instances by name, then number. */
+static int
+cmpinstance(const void *a, const void *b)
+{
+	const struct instance *x = a, *y = b;
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A fact of a range name, N in the facts: nvtx.N.WHAT. */
+static void
+put_namefact(size_t n, const char *what, int64_t v)
+{
+	char key[128];
+
+	snprintf(key, sizeof(key), "nvtx.%zu.%s", n, what);
+	put_fact(prefix, key, v);
+}
+
+/* A fact of an instance: nvtx.N.instance.I.WHAT. */
+static void
+put_instfact(size_t n, int64_t i, const char *what, int64_t v)
+{
+	char key[128];
+
+	snprintf(key, sizeof(key), "nvtx.%zu.instance.%lld.%s", n,
+	    (long long)i, what);
+	put_fact(prefix, key, v);
+}
+
 /*
- * The instances of a matched name, and their projected times: mean,
- * sample standard deviation, minimum, maximum, and which lie more than
- * 3 median absolute deviations from the median, likely warm-up.
+ * The m instances of a matched name, N in the facts, in order, and their
+ * projected times: mean, sample standard deviation, minimum, maximum,
+ * and which lie more than 3 median absolute deviations (MAD) from the
+ * median, likely warm-up.
  */
 static void
-put_instances(size_t n, const struct name *nm)
+put_instances(size_t n, const struct instance *in, size_t m)
 {
-	size_t self = nm->order - 1;	/* its index in names.recs */
 	char key[128];
-	int64_t *v, *dev, p, lo = INT64_MAX, hi = 0;
-	double med, mad, sum = 0, ss = 0, mean;
-	size_t i, k, m = 0;
+	int64_t *v, *dev, med2, mad4, p, lo = INT64_MAX, hi = 0;
+	double sum = 0, ss = 0, mean;
+	size_t i;
 
-	if ((v = calloc(nm->instances + 1, sizeof(*v))) == NULL ||
-	    (dev = calloc(nm->instances + 1, sizeof(*dev))) == NULL)
+	if ((v = calloc(m, sizeof(*v))) == NULL ||
+	    (dev = calloc(m, sizeof(*dev))) == NULL)
 		err(1, NULL);
-	for (i = 0; i < nkept; i++) {
-		if (kept[i].name != self)
-			continue;
-		v[m++] = p = projected(&kept[i]);
+	for (i = 0; i < m; i++) {
+		v[i] = p = projected(&in[i]);
 		sum += p;
 		lo = p < lo ? p : lo;
 		hi = p > hi ? p : hi;
 	}
-	mean = m ? sum / m : 0;
+	mean = sum / m;
 	for (i = 0; i < m; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
-	med = m ? median(v, m) : 0;
+	/* In halves and quarters of ns, to stay in integers. */
+	med2 = median2(v, m);
 	for (i = 0; i < m; i++)
-		dev[i] = llabs(v[i] - (int64_t)med) * 2 +
-		    (med != (int64_t)med);	/* twice |v - med|, exact */
-	mad = m ? median(dev, m) / 2 : 0;
+		dev[i] = llabs(2 * v[i] - med2);
+	mad4 = median2(dev, m);
 	snprintf(key, sizeof(key), "nvtx.%zu.projected.mean", n);
 	put_number(key, mean);
 	snprintf(key, sizeof(key), "nvtx.%zu.projected.sd", n);
 	put_number(key, m > 1 ? sqrt(ss / (m - 1)) : 0);
 	snprintf(key, sizeof(key), "nvtx.%zu.projected.min", n);
-	put_fact(prefix, key, m ? lo : 0);
+	put_fact(prefix, key, lo);
 	snprintf(key, sizeof(key), "nvtx.%zu.projected.max", n);
 	put_fact(prefix, key, hi);
-	/* Instances in the order of their start, their seq. */
-	for (k = 1; k <= (size_t)nm->instances; k++) {
-		const struct instance *in = NULL;
-
-		for (i = 0; i < nkept; i++)
-			if (kept[i].name == self &&
-			    kept[i].seq == (int64_t)k)
-				in = &kept[i];
-		p = projected(in);
-#define IFACT(what, v) do { snprintf(key, sizeof(key), \
-	"nvtx.%zu.instance.%zu." what, n, k); put_fact(prefix, key, v); \
-	} while (0)
-		IFACT("start_ns", in->start);
-		IFACT("range_ns", in->end - in->start);
-		IFACT("kernel_launches", in->launches);
-		IFACT("kernel_time_ns", in->kernel_ns);
-		IFACT("projected_time_ns", p);
-		IFACT("skipped", in->skipped);
-		IFACT("likely_warmup", fabs(p - med) > 3 * mad);
-#undef IFACT
+	for (i = 0; i < m; i++) {
+		p = projected(&in[i]);
+		put_instfact(n, in[i].seq, "start_ns", in[i].start);
+		put_instfact(n, in[i].seq, "range_ns", in[i].end - in[i].start);
+		put_instfact(n, in[i].seq, "kernel_launches", in[i].launches);
+		put_instfact(n, in[i].seq, "kernel_time_ns", in[i].kernel_ns);
+		put_instfact(n, in[i].seq, "projected_time_ns", p);
+		put_instfact(n, in[i].seq, "skipped", in[i].skipped);
+		/* |p - median| > 3 MAD, in quarters of ns. */
+		put_instfact(n, in[i].seq, "likely_warmup",
+		    2 * llabs(2 * p - med2) > 3 * mad4);
 	}
 	free(v);
 	free(dev);
@@ -497,17 +495,15 @@ put_facts(void)
 		err(1, NULL);
 	memcpy(base, nm, names.n * names.size);
 	qsort(base, names.n, names.size, cmpname);
+	qsort(kept, nkept, sizeof(*kept), cmpinstance);
 	for (n = 1; n <= names.n; n++) {
 		nm = &base[n - 1];
 		snprintf(key, sizeof(key), "nvtx.%zu.name", n);
 		put_text(key, nm->g.key);
-#define NFACT(what, v) do { snprintf(key, sizeof(key), "nvtx.%zu." what, n); \
-	put_fact(prefix, key, v); } while (0)
-		NFACT("instances", nm->instances);
-		NFACT("kernel_launches", nm->launches);
-		NFACT("kernel_time_ns", nm->kernel_ns);
-		NFACT("projected_time_ns", nm->projected_ns);
-#undef NFACT
+		put_namefact(n, "instances", nm->instances);
+		put_namefact(n, "kernel_launches", nm->launches);
+		put_namefact(n, "kernel_time_ns", nm->kernel_ns);
+		put_namefact(n, "projected_time_ns", nm->projected_ns);
 		for (c = 0; c < rules_ncategories(rules); c++) {
 			if (nm->category_ns[c] == 0)
 				continue;
@@ -515,11 +511,16 @@ put_facts(void)
 			    n, rules_category(rules, c));
 			put_fact(prefix, key, nm->category_ns[c]);
 		}
-		if (nm->matched)
-			put_instances(n, nm);
+		if (nm->matched) {
+			/* Its instances, from the first of its index. */
+			for (i = 0; kept[i].name != nm->order - 1; i++)
+				;
+			put_instances(n, &kept[i], nm->instances);
+		}
 	}
+	free(base);
 	if (pattern == NULL)
-		goto done;
+		return;
 	for (i = 0; i < nkept; i++) {
 		if (kept[i].skipped)
 			skipped++;
@@ -535,8 +536,6 @@ put_facts(void)
 	put_fact(prefix, "scope.instances", used);
 	put_fact(prefix, "scope.skipped", skipped);
 	put_fact(prefix, "scope.covered_ns", covered);
-done:
-	free(base);
 }
 
 int
