@@ -177,9 +177,12 @@ fromsqlite(void)
 	    SQLITE_OK)
 		dberr();
 	if (!launches) {
-		if (!hastable("NVTX_EVENTS") || !hastable("StringIds"))
-			errx(1, "%s: no NVTX ranges (no table NVTX_EVENTS): "
-			    "profile with nsys -t cuda,nvtx", path);
+		/* A run traced without NVTX has no ranges: no lines. */
+		if (!hastable("NVTX_EVENTS"))
+			return;
+		if (!hastable("StringIds"))
+			errx(1, "%s: not an nsys SQLite export (no table "
+			    "StringIds)", path);
 		snprintf(query, sizeof(query), "%s", range_sql);
 	} else {
 		const char *sep = "";

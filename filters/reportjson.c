@@ -485,6 +485,105 @@ report_top(void)
 	jw_close(&js, ']');
 }
 
+/* A member true or false: an integer fact not 0 or 0. */
+static void
+put_bool(const char *key, int64_t v)
+{
+	jw_json(&js, key, v ? "true" : "false", v ? 4 : 5);
+}
+
+/* A fact as a JSON number: a decimal number of the facts. */
+static void
+put_numberfact(const char *key, struct fact *f)
+{
+	size_t len = strlen(f->value);
+
+	if (len == 0 || json_number(f->value, len) != len)
+		errx(1, "%s:%lu: fact %s: \"%.40s\" is not a number", f->path,
+		    f->lineno, f->key, f->value);
+	jw_json(&js, key, f->value, len);
+}
+
+/*
+ * nvtx.1.*, nvtx.2.*, ...: the NVTX ranges of inrange(1), by kernel time,
+ * with the instances of the names it matched.  Absent without ranges.
+ */
+static void
+report_nvtx(void)
+{
+	static const char *const figures[] = { "kernel_launches",
+	    "kernel_time_ns", "projected_time_ns" };
+	static const char *const stats[] = { "mean", "sd", "min", "max" };
+	static const char *const inst[] = { "start_ns", "range_ns",
+	    "kernel_launches", "kernel_time_ns", "projected_time_ns" };
+	struct fact *f;
+	size_t i, c;
+	int n, k;
+
+	if (findf("nvtx.1.name") == NULL)
+		return;
+	jw_open(&js, "nvtx_ranges", '[');
+	for (n = 1; (f = findf("nvtx.%d.name", n)) != NULL; n++) {
+		jw_open(&js, NULL, '{');
+		put_textfact("name", f);
+		jw_int(&js, "instances", NEED("nvtx.%d.instances", n));
+		for (i = 0; i < sizeof(figures) / sizeof(*figures); i++)
+			jw_int(&js, figures[i], NEED("nvtx.%d.%s", n,
+			    figures[i]));
+		jw_open(&js, "components", '{');
+		for (c = 0; c < rules_ncategories(rules); c++)
+			jw_float(&js, rules_category(rules, c),
+			    orzero(findf("nvtx.%d.category.%s.ns", n,
+			    rules_category(rules, c))) / 1.0e6);
+		jw_close(&js, '}');
+		if (findf("nvtx.%d.projected.mean", n) != NULL) {
+			jw_open(&js, "projected_time_ns_stats", '{');
+			for (i = 0; i < sizeof(stats) / sizeof(*stats); i++)
+				put_numberfact(stats[i], needf(
+				    "nvtx.%d.projected.%s", n, stats[i]));
+			jw_close(&js, '}');
+			jw_open(&js, "per_instance", '[');
+			for (k = 1; findf("nvtx.%d.instance.%d.start_ns", n,
+			    k) != NULL; k++) {
+				jw_open(&js, NULL, '{');
+				jw_int(&js, "instance", k);
+				for (i = 0; i < sizeof(inst) / sizeof(*inst);
+				    i++)
+					jw_int(&js, inst[i], NEED(
+					    "nvtx.%d.instance.%d.%s", n, k,
+					    inst[i]));
+				put_bool("skipped", NEED(
+				    "nvtx.%d.instance.%d.skipped", n, k));
+				put_bool("likely_warmup", NEED(
+				    "nvtx.%d.instance.%d.likely_warmup", n,
+				    k));
+				jw_close(&js, '}');
+			}
+			jw_close(&js, ']');
+		}
+		jw_close(&js, '}');
+	}
+	jw_close(&js, ']');
+}
+
+/* scope.*: what part of the trace a scoped report covers. */
+static void
+report_scope(void)
+{
+	static const char *const counts[] = { "skip", "instances", "skipped",
+	    "covered_ns" };
+	struct fact *f;
+	size_t i;
+
+	if ((f = findf("scope.range")) == NULL)
+		return;
+	jw_open(&js, "scope", '{');
+	put_textfact("range", f);
+	for (i = 0; i < sizeof(counts) / sizeof(*counts); i++)
+		jw_int(&js, counts[i], NEED("scope.%s", counts[i]));
+	jw_close(&js, '}');
+}
+
 /* What the report adds to the reference's with -x. */
 static void
 extensions(void)
@@ -507,6 +606,8 @@ extensions(void)
 	    NEED("gpu.span_ns"));
 	report_streams();
 	report_top();
+	report_nvtx();
+	report_scope();
 }
 
 int
