@@ -35,6 +35,11 @@
 # REPEAT_KEYS	configuration keys that tell repeats apart, left out when
 #		runs are grouped (default: rep repeat trial seed).
 # NSYS		the nsys that exports NAME.nsys-rep (default: nsys).
+# RANGE		if set, scope every report to the GPU work launched in
+#		the NVTX ranges whose name matches the shell pattern
+#		RANGE (h3report -R): make reports RANGE='denoise*'.
+# SKIP		with RANGE, leave out the first SKIP instances of each
+#		matching range name as warm-up (h3report -s).
 # H3PROF_BIN	the filters (default: build/bin beside this file, or
 #		PREFIX/libexec/h3prof/bin if it is installed in
 #		PREFIX/share/h3prof).
@@ -62,7 +67,8 @@
 #			messages, and no report.json.
 # RUN/report.inputs	what the report was made from besides the files'
 #			contents: the run's name and path, its trace and
-#			configuration files, the rules.
+#			configuration files, the rules, and the scope,
+#			RANGE and SKIP, where one is given.
 # REPORTS/summary.json	every run's report, the failed runs with their
 #			errors, and groups of runs of the same configuration
 #			with n, mean, standard deviation, min and max of every
@@ -120,6 +126,17 @@ endif
 REPORTS ?= reports
 REPEAT_KEYS ?= rep repeat trial seed
 NSYS ?= nsys
+RANGE ?=
+SKIP ?=
+$(foreach v,RANGE SKIP,$(if $(findstring ',$($v)),\
+    $(error $v="$($v)" holds a quote, which the recipes cannot carry)))
+ifneq ($(SKIP),)
+ifeq ($(RANGE),)
+$(error SKIP=$(SKIP) without RANGE: SKIP leaves out instances of the ranges RANGE names)
+endif
+endif
+# h3report's options of the scope.
+h3_scope := $(if $(RANGE),-R '$(RANGE)'$(if $(SKIP), -s '$(SKIP)'))
 
 # Characters make cannot carry in a file name, and those the recipes would
 # have to quote: scripts/h3lib.sh's h3_unsafe is the same set.
@@ -285,15 +302,18 @@ h3_i := $(words x $(h3_ids))
 h3_ids += $(h3_i)
 h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
+h3_nvtx := $(wildcard $(patsubst %cuda_kern_exec_trace.csv,\
+    %nvtx_pushpop_trace.csv,$(filter %cuda_kern_exec_trace.csv,$(h3_srcs))))
 h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
-    rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))
+    rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))$(if \
+    $(h3_nvtx), nvtx=$(h3_nvtx))$(if $(RANGE), scope=$(RANGE)/$(SKIP))
 h3_was_in := $(strip $(file <$(h3_where)/report.inputs))
-$(h3_json_$(h3_i)): $(h3_srcs) $(h3_conf) $(if $(subst $(h3_was_in),,$(h3_in))$(subst \
+$(h3_json_$(h3_i)): $(h3_srcs) $(h3_nvtx) $(h3_conf) $(if $(subst $(h3_was_in),,$(h3_in))$(subst \
     $(h3_in),,$(h3_was_in)),h3-force)
 $(h3_json_$(h3_i)): private h3_args := -n '$(h3_n)' \
     $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s')
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
-h3_files += $(h3_srcs) $(h3_conf)
+h3_files += $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
 
 h3_names :=
@@ -319,7 +339,7 @@ h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 # What every report depends on besides its run's files.
 h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	classify tally gapstat merge intersect topkernels runconfig \
-	reportjson) $(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
+	reportjson nvtxranges inrange) $(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
 	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
 
 # This make's process ID, in the names of its temporary files, .NAME.PID:
@@ -341,7 +361,7 @@ h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 $(h3_jsons): $(h3_tools)
 	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
-	    $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
+	    $(h3_scope) $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
 	    $(if $(h3_keepgoing),:,exit 1); }
 	@[ ! -f '$@' ] || printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs'
 
