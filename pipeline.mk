@@ -40,6 +40,10 @@
 #		RANGE (h3report -R): make reports RANGE='denoise*'.
 # SKIP		with RANGE, leave out the first SKIP instances of each
 #		matching range name as warm-up (h3report -s).
+# WINDOW	if set instead, START:END, scope every report to the GPU
+#		work that starts in that window, in ns from the first GPU
+#		operation or as shares of the GPU span, as in 50%:100%
+#		(h3report -w).
 # H3PROF_BIN	the filters (default: build/bin beside this file, or
 #		PREFIX/libexec/h3prof/bin if it is installed in
 #		PREFIX/share/h3prof).
@@ -68,7 +72,7 @@
 # RUN/report.inputs	what the report was made from besides the files'
 #			contents: the run's name and path, its trace and
 #			configuration files, the rules, and the scope,
-#			RANGE and SKIP, where one is given.
+#			RANGE and SKIP or WINDOW, where one is given.
 # REPORTS/summary.json	every run's report, the failed runs with their
 #			errors, and groups of runs of the same configuration
 #			with n, mean, standard deviation, min and max of every
@@ -128,15 +132,24 @@ REPEAT_KEYS ?= rep repeat trial seed
 NSYS ?= nsys
 RANGE ?=
 SKIP ?=
-$(foreach v,RANGE SKIP,$(if $(findstring ',$($v)),\
+WINDOW ?=
+$(foreach v,RANGE SKIP WINDOW,$(if $(findstring ',$($v)),\
     $(error $v="$($v)" holds a quote, which the recipes cannot carry)))
 ifneq ($(SKIP),)
 ifeq ($(RANGE),)
 $(error SKIP=$(SKIP) without RANGE: SKIP leaves out instances of the ranges RANGE names)
 endif
 endif
-# h3report's options of the scope.
-h3_scope := $(if $(RANGE),-R '$(RANGE)'$(if $(SKIP), -s '$(SKIP)'))
+ifneq ($(RANGE),)
+ifneq ($(WINDOW),)
+$(error RANGE and WINDOW: a report is scoped by ranges or by time, not both)
+endif
+endif
+# h3report's options of the scope, and the scope as report.inputs says it.
+h3_scope := $(if $(RANGE),-R '$(RANGE)'$(if $(SKIP), -s '$(SKIP)'))$(if \
+    $(WINDOW),-w '$(WINDOW)')
+h3_scopein := $(if $(RANGE), scope=$(RANGE)/$(SKIP))$(if $(WINDOW), \
+    window=$(WINDOW))
 
 # Characters make cannot carry in a file name, and those the recipes would
 # have to quote: scripts/h3lib.sh's h3_unsafe is the same set.
@@ -306,7 +319,7 @@ h3_nvtx := $(wildcard $(patsubst %cuda_kern_exec_trace.csv,\
     %nvtx_pushpop_trace.csv,$(filter %cuda_kern_exec_trace.csv,$(h3_srcs))))
 h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
     rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))$(if \
-    $(h3_nvtx), nvtx=$(h3_nvtx))$(if $(RANGE), scope=$(RANGE)/$(SKIP))
+    $(h3_nvtx), nvtx=$(h3_nvtx))$(h3_scopein)
 h3_was_in := $(strip $(file <$(h3_where)/report.inputs))
 $(h3_json_$(h3_i)): $(h3_srcs) $(h3_nvtx) $(h3_conf) $(if $(subst $(h3_was_in),,$(h3_in))$(subst \
     $(h3_in),,$(h3_was_in)),h3-force)
@@ -339,7 +352,7 @@ h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 # What every report depends on besides its run's files.
 h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	classify tally gapstat merge intersect topkernels runconfig \
-	reportjson nvtxranges inrange) $(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
+	reportjson nvtxranges inrange inwindow) $(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
 	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
 
 # This make's process ID, in the names of its temporary files, .NAME.PID:

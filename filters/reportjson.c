@@ -566,20 +566,30 @@ report_nvtx(void)
 	jw_close(&js, ']');
 }
 
-/* scope.*: what part of the trace a scoped report covers. */
+/*
+ * scope.*: what part of the trace a scoped report covers, the instances
+ * of NVTX ranges of inrange(1) or the window of inwindow(1).
+ */
 static void
 report_scope(void)
 {
-	static const char *const counts[] = { "skip", "instances", "skipped",
+	static const char *const ranges[] = { "skip", "instances", "skipped",
 	    "covered_ns" };
+	static const char *const window[] = { "start_ns", "end_ns",
+	    "covered_ns" };
+	const char *const *counts = ranges;
 	struct fact *f;
-	size_t i;
+	size_t i, n = sizeof(ranges) / sizeof(*ranges);
 
-	if ((f = findf("scope.range")) == NULL)
-		return;
+	if ((f = findf("scope.range")) == NULL) {
+		if ((f = findf("scope.window")) == NULL)
+			return;
+		counts = window;
+		n = sizeof(window) / sizeof(*window);
+	}
 	jw_open(&js, "scope", '{');
-	put_textfact("range", f);
-	for (i = 0; i < sizeof(counts) / sizeof(*counts); i++)
+	put_textfact(counts == ranges ? "range" : "window", f);
+	for (i = 0; i < n; i++)
 		jw_int(&js, counts[i], NEED("scope.%s", counts[i]));
 	jw_close(&js, '}');
 }

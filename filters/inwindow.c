@@ -1,0 +1,171 @@
+/*
+ * inwindow: select the launch lines of the GPU work that starts in a
+ * window of time, given from the first GPU operation in ns or as a share
+ * of the GPU span.  See inwindow(1).
+ */
+#include <err.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h3prof.h"
+
+/* One bound of the window: ns, or a percentage of the span. */
+struct bound {
+	int64_t		 ns;
+	double		 percent;
+	int		 relative;	/* percent counts, not ns */
+};
+
+/* The launch lines, read twice. */
+static const char	*path;
+/* -w: the window as given, and its bounds. */
+static const char	*window;
+static struct bound	 lo, hi;
+/* -f: print the facts of the window instead of the lines. */
+static int		 fflag;
+
+static _Noreturn void usage(int);
+
+/* Read a bound, "123" or "12.5%"; return -1 if it is neither. */
+static int
+parse_bound(const char *s, size_t len, struct bound *b)
+{
+	char buf[64], *end;
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (buf[len - 1] != '%') {
+		b->relative = 0;
+		return parse_ns(buf, &b->ns);
+	}
+	buf[len - 1] = '\0';
+	if (strspn(buf, "0123456789.") != len - 1)
+		return -1;
+	b->relative = 1;
+	b->percent = strtod(buf, &end);
+	return *end != '\0' || end == buf || b->percent > 100 ? -1 : 0;
+}
+
+/* A bound as ns from the first GPU operation, in a span of span ns. */
+static int64_t
+offset(const struct bound *b, int64_t span)
+{
+	return b->relative ? (int64_t)(b->percent / 100 * span + 0.5) : b->ns;
+}
+
+/*
+ * The GPU operation of a launch line (h3prof(5)): its start and end, the
+ * fourth and fifth columns.
+ */
+static void
+opspan(struct lines *l, char *line, int64_t *start, int64_t *end)
+{
+	char *col[6], *p = line;
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		col[i] = p;
+		if (p == NULL || (p = strchr(p, '\t')) == NULL)
+			errx(1, "%s:%lu: expected a launch line: call start, "
+			    "end, thread, then a full interval line", l->path,
+			    l->lineno);
+		*p++ = '\0';
+	}
+	if (parse_ns(col[3], start) == -1 || parse_ns(col[4], end) == -1 ||
+	    *end < *start)
+		errx(1, "%s:%lu: bad start or end of the GPU operation",
+		    l->path, l->lineno);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct lines l;
+	const char *colon;
+	char *line, *copy = NULL;
+	int64_t start, end, first = INT64_MAX, last = 0, from, to;
+	size_t len, cap = 0;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "fhw:", helpopt, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			fflag = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'w':
+			window = optarg;
+			break;
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 1 || window == NULL)
+		usage(EXIT_USAGE);
+	if ((colon = strchr(window, ':')) == NULL ||
+	    parse_bound(window, colon - window, &lo) == -1 ||
+	    parse_bound(colon + 1, strlen(colon + 1), &hi) == -1) {
+		warnx("-w %s: not START:END, each ns or a percentage "
+		    "(50%%:100%%)", window);
+		usage(EXIT_USAGE);
+	}
+	path = argv[0];
+	if (strcmp(path, "-") == 0) {
+		warnx("the launch lines are read twice: not standard input");
+		usage(EXIT_USAGE);
+	}
+
+	/* First the span of the GPU work, then the lines in the window. */
+	lines_open(&l, path);
+	while ((line = lines_next(&l, NULL)) != NULL) {
+		opspan(&l, line, &start, &end);
+		first = start < first ? start : first;
+		last = end > last ? end : last;
+	}
+	lines_close(&l);
+	if (first == INT64_MAX)
+		errx(1, "%s: no GPU work to take a window of", path);
+	from = first + offset(&lo, last - first);
+	to = first + offset(&hi, last - first);
+	if (to < from)
+		errx(1, "-w %s: the window ends before it starts", window);
+	buffer_stdout();
+	if (fflag) {
+		printf("scope.window\t%s\n", window);
+		put_fact("", "scope.start_ns", from);
+		put_fact("", "scope.end_ns", to);
+		put_fact("", "scope.covered_ns", to - from);
+		close_stdout();
+		return 0;
+	}
+	/* An operation starting at the window's end is in only at the end. */
+	lines_open(&l, path);
+	while ((line = lines_next(&l, &len)) != NULL) {
+		if (len + 1 > cap && (copy = realloc(copy, cap = len + 1)) ==
+		    NULL)
+			err(1, NULL);
+		memcpy(copy, line, len + 1);
+		opspan(&l, line, &start, &end);
+		if (start >= from && (start < to || to >= last)) {
+			fputs_unlocked(copy, stdout);
+			putchar_unlocked('\n');
+		}
+	}
+	lines_close(&l);
+	close_stdout();
+	return 0;
+}
+
+/* Status 0 is -h: the usage goes to stdout. */
+static _Noreturn void
+usage(int status)
+{
+	usage_exit("usage: inwindow [-fh] -w start:end file\n", status);
+}
