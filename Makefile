@@ -30,6 +30,7 @@ LIB := $(BUILD)/libh3prof.a
 LIBS_csv2intervals := -lcsv
 LIBS_sqlite2intervals := -lsqlite3
 LIBS_nvtxranges := -lcsv -lsqlite3
+LIBS_exportinfo := -lsqlite3
 
 # The filters look for their rules in ../share/h3prof beside their bindir.
 RULES := $(BUILD)/share/h3prof/h3.rules

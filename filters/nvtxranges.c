@@ -56,26 +56,41 @@ static const char launch_head[] =
     "SELECT r.start, r.end, (r.globalTid >> 24) & 0xFFFFFF,"
     " r.globalTid & 0xFFFFFF, o.start, o.end, o.kind, o.deviceId,"
     " o.streamId, o.name FROM (";
+/*
+ * The parts of the union of GPU work.  Every part names its columns: the
+ * first one present names those of the union.
+ */
 static const char launch_kernel[] =
-    "SELECT k.start, k.end, k.correlationId, k.globalPid, 'kernel' AS kind,"
-    " k.deviceId, k.streamId, s.value AS name, 0 AS src, k.rowid AS rid"
+    "SELECT k.start AS start, k.end AS end, k.correlationId AS corr,"
+    " k.globalPid AS pid, 'kernel' AS kind, k.deviceId AS deviceId,"
+    " k.streamId AS streamId, s.value AS name, 0 AS src, k.rowid AS rid"
     " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
     " LEFT JOIN StringIds AS s ON s.id = k.demangledName";
 static const char launch_memcpy_enum[] =
-    "SELECT m.start, m.end, m.correlationId, m.globalPid, 'memcpy',"
-    " m.deviceId, m.streamId, '[CUDA memcpy ' || o.label || ']', 1, m.rowid"
+    "SELECT m.start AS start, m.end AS end, m.correlationId AS corr,"
+    " m.globalPid AS pid, 'memcpy' AS kind, m.deviceId AS deviceId,"
+    " m.streamId AS streamId, '[CUDA memcpy ' || o.label || ']' AS name,"
+    " 1 AS src, m.rowid AS rid"
     " FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m"
     " LEFT JOIN ENUM_CUDA_MEMCPY_OPER AS o ON o.id = m.copyKind";
 static const char launch_memcpy[] =
-    "SELECT start, end, correlationId, globalPid, 'memcpy', deviceId,"
-    " streamId, '[CUDA memcpy]', 1, rowid FROM CUPTI_ACTIVITY_KIND_MEMCPY";
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'memcpy' AS kind, deviceId, streamId, '[CUDA memcpy]' AS name,"
+    " 1 AS src, rowid AS rid FROM CUPTI_ACTIVITY_KIND_MEMCPY";
 static const char launch_memset[] =
-    "SELECT start, end, correlationId, globalPid, 'memset', deviceId,"
-    " streamId, '[CUDA memset]', 2, rowid FROM CUPTI_ACTIVITY_KIND_MEMSET";
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'memset' AS kind, deviceId, streamId, '[CUDA memset]' AS name,"
+    " 2 AS src, rowid AS rid FROM CUPTI_ACTIVITY_KIND_MEMSET";
+/* A CUDA graph launch of --cuda-graph-trace=graph, its kernels unseen. */
+static const char launch_graph[] =
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'other' AS kind, deviceId, streamId,"
+    " '[CUDA graph ' || graphId || ']' AS name, 3 AS src, rowid AS rid"
+    " FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
 static const char launch_tail[] =
     ") AS o JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r"
-    " ON o.correlationId = r.correlationId"
-    " AND o.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)"
+    " ON o.corr = r.correlationId"
+    " AND o.pid = (r.globalTid & 0xFFFFFFFFFF000000)"
     " ORDER BY r.start, o.src, o.rid";
 
 /* The CSV columns each trace needs, by header name; -1 where optional. */
@@ -205,6 +220,11 @@ fromsqlite(void)
 		if (hastable("CUPTI_ACTIVITY_KIND_MEMSET")) {
 			off += snprintf(query + off, sizeof(query) - off,
 			    "%s%s", sep, launch_memset);
+			sep = " UNION ALL ";
+		}
+		if (hastable("CUPTI_ACTIVITY_KIND_GRAPH_TRACE")) {
+			off += snprintf(query + off, sizeof(query) - off,
+			    "%s%s", sep, launch_graph);
 			sep = " UNION ALL ";
 		}
 		if (*sep == '\0')	/* no GPU work: no launches */

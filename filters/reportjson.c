@@ -594,6 +594,82 @@ report_scope(void)
 	jw_close(&js, '}');
 }
 
+/*
+ * graphs.*: the CUDA graph launches of exportinfo(1), where the export
+ * has them, and whether the kernel table lacks their kernels.
+ */
+static void
+report_graphs(void)
+{
+	int64_t hidden;
+
+	if (findf("graphs.launches") == NULL)
+		return;
+	jw_open(&js, "graphs", '{');
+	jw_int(&js, "launches", NEED("graphs.launches"));
+	jw_int(&js, "time_ns", NEED("graphs.ns"));
+	jw_int(&js, "launches_without_kernels", hidden = NEED("graphs.hidden"));
+	put_bool("graph_kernels_hidden", hidden > 0);
+	jw_close(&js, '}');
+}
+
+/*
+ * device.D.*: the figures of each device, of devstat(1), where the trace
+ * has several devices or processes, whose figures the report sums.
+ */
+static void
+report_devices(void)
+{
+	static const char *const figures[][2] = {
+		{ "count", "operations" },
+		{ "span_ns", "span_ns" },
+		{ "kernel_count", "kernel_count" },
+		{ "kernel_ns", "kernel_time_ns" },
+		{ "kernel_union_ns", "kernel_busy_union_ns" },
+		{ "busy_ns", "busy_union_ns" },
+	};
+	static const char *const idle[] = { "count", "total_ns", "max_ns" };
+	struct fact *f;
+	const char *dev, *end;
+	int64_t processes;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < nfacts; i++)
+		if ((dev = after(facts[i].key, "device.")) != NULL &&
+		    (end = strchr(dev, '.')) != NULL &&
+		    strcmp(end, ".count") == 0)
+			n++;
+	processes = orzero(findf("processes"));
+	if (n < 2 && processes < 2)
+		return;
+	if (processes > 0)
+		jw_int(&js, "processes", processes);
+	jw_open(&js, "devices", '[');
+	for (i = 0; i < nfacts; i++) {
+		if ((dev = after(facts[i].key, "device.")) == NULL ||
+		    (end = strchr(dev, '.')) == NULL ||
+		    strcmp(end, ".count") != 0)
+			continue;
+		jw_open(&js, NULL, '{');
+		put_id("device", dev, end - dev);
+		if ((f = findf("device.%.*s.name", (int)(end - dev), dev)) !=
+		    NULL)
+			put_textfact("name", f);
+		else
+			jw_null(&js, "name");
+		for (j = 0; j < sizeof(figures) / sizeof(*figures); j++)
+			jw_int(&js, figures[j][1], NEED("device.%.*s.%s",
+			    (int)(end - dev), dev, figures[j][0]));
+		jw_open(&js, "idle_gaps", '{');
+		for (j = 0; j < sizeof(idle) / sizeof(*idle); j++)
+			jw_int(&js, idle[j], NEED("device.%.*s.idle.%s",
+			    (int)(end - dev), dev, idle[j]));
+		jw_close(&js, '}');
+		jw_close(&js, '}');
+	}
+	jw_close(&js, ']');
+}
+
 /* What the report adds to the reference's with -x. */
 static void
 extensions(void)
@@ -616,6 +692,8 @@ extensions(void)
 	    NEED("gpu.span_ns"));
 	report_streams();
 	report_top();
+	report_graphs();
+	report_devices();
 	report_nvtx();
 	report_scope();
 }

@@ -1,0 +1,242 @@
+/*
+ * exportinfo: what an nsys SQLite export tells beyond its GPU and
+ * kernel-exec traces: the names of its GPUs, how many processes did GPU
+ * work, and the CUDA graph launches that nsys's trace reports leave out.
+ * See exportinfo(1).
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h3prof.h"
+
+/* The table of graph launches of --cuda-graph-trace=graph. */
+#define GRAPH_TRACE	"CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
+
+/*
+ * The graph launches whose kernels the export lacks: in graph mode nsys
+ * records a graph launch as one row, of the correlationId of its
+ * cudaGraphLaunch, and none of its kernels; in node mode the kernels are
+ * rows of the kernel table, with that correlationId.
+ */
+static const char hidden_sql[] =
+    "SELECT count(*) FROM " GRAPH_TRACE " AS g WHERE NOT EXISTS"
+    " (SELECT 1 FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
+    " WHERE k.correlationId = g.correlationId"
+    " AND k.globalPid = g.globalPid)";
+
+/* The export, as named on the command line. */
+static const char *path;
+/* The export. */
+static sqlite3 *db;
+/* -g: write the graph launches as interval lines instead of facts. */
+static int gflag;
+/* -p: the prefix of every fact. */
+static const char *prefix = "";
+
+static _Noreturn void
+usage(int status)
+{
+	usage_exit("usage: exportinfo [-gh] [-p prefix] file.sqlite\n",
+	    status);
+}
+
+static void
+dberr(void)
+{
+	errx(1, "%s: %s", path, sqlite3_errmsg(db));
+}
+
+/* Whether the export has a table (or view) of this name. */
+static int
+hastable(const char *name)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master"
+	    " WHERE type IN ('table', 'view') AND name = ?", -1, &st, NULL) !=
+	    SQLITE_OK ||
+	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
+		dberr();
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE)
+		dberr();
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+/* Prepare a query; step it with next. */
+static sqlite3_stmt *
+query(const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		dberr();
+	return st;
+}
+
+/* Step a query: 1 for a row, 0 at the end. */
+static int
+next(sqlite3_stmt *st)
+{
+	int rc;
+
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		return 1;
+	if (rc != SQLITE_DONE)
+		dberr();
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The one integer a query returns. */
+static int64_t
+count(const char *sql)
+{
+	sqlite3_stmt *st = query(sql);
+	int64_t n = 0;
+
+	if (next(st)) {
+		n = sqlite3_column_int64(st, 0);
+		while (next(st))
+			;
+	}
+	return n;
+}
+
+/* A device or stream column, "-" for NULL. */
+static void
+put_id(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		fputs_unlocked("-", stdout);
+	else
+		printf("%lld", (long long)sqlite3_column_int64(st, col));
+}
+
+/* The graph launches as interval lines, kind other, by start. */
+static void
+graphlines(void)
+{
+	sqlite3_stmt *st;
+
+	if (!hastable(GRAPH_TRACE))
+		return;
+	st = query("SELECT start, end, deviceId, streamId, graphId FROM "
+	    GRAPH_TRACE " ORDER BY start, rowid");
+	while (next(st)) {
+		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
+		    sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
+		    sqlite3_column_int64(st, 0) < 0 ||
+		    sqlite3_column_int64(st, 1) < sqlite3_column_int64(st, 0))
+			errx(1, "%s: %s: a start or end that is not a time",
+			    path, GRAPH_TRACE);
+		printf("%lld\t%lld\tother\t",
+		    (long long)sqlite3_column_int64(st, 0),
+		    (long long)sqlite3_column_int64(st, 1));
+		put_id(st, 2);
+		putchar_unlocked('\t');
+		put_id(st, 3);
+		printf("\t-\t[CUDA graph %lld]\n",
+		    (long long)sqlite3_column_int64(st, 4));
+	}
+}
+
+/* The facts: GPU names, processes, graph launches. */
+static void
+facts(void)
+{
+	static const char *const ops[] = { "CUPTI_ACTIVITY_KIND_KERNEL",
+	    "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+	    GRAPH_TRACE };
+	sqlite3_stmt *st;
+	char sql[1024], key[128];
+	const char *name, *sep = "";
+	size_t i;
+	int off;
+
+	if (hastable("TARGET_INFO_GPU")) {
+		st = query("SELECT id, min(name) FROM TARGET_INFO_GPU"
+		    " WHERE name IS NOT NULL GROUP BY id ORDER BY id");
+		while (next(st)) {
+			name = (const char *)sqlite3_column_text(st, 1);
+			if (!utf8_valid(name, strlen(name)))
+				errx(1, "%s: a GPU name is not UTF-8", path);
+			snprintf(key, sizeof(key), "device.%lld.name",
+			    (long long)sqlite3_column_int64(st, 0));
+			printf("%s%s\t", prefix, key);
+			put_escaped(name, strlen(name));
+			putchar_unlocked('\n');
+		}
+	}
+	off = snprintf(sql, sizeof(sql), "SELECT count(DISTINCT p) FROM (");
+	for (i = 0; i < sizeof(ops) / sizeof(*ops); i++) {
+		if (!hastable(ops[i]))
+			continue;
+		off += snprintf(sql + off, sizeof(sql) - off,
+		    "%sSELECT DISTINCT globalPid AS p FROM %s", sep, ops[i]);
+		sep = " UNION ";
+	}
+	snprintf(sql + off, sizeof(sql) - off, ")");
+	if (*sep != '\0')
+		put_fact(prefix, "processes", count(sql));
+	if (!hastable(GRAPH_TRACE) || count("SELECT count(*) FROM "
+	    GRAPH_TRACE) == 0)
+		return;
+	put_fact(prefix, "graphs.launches",
+	    count("SELECT count(*) FROM " GRAPH_TRACE));
+	put_fact(prefix, "graphs.ns",
+	    count("SELECT sum(end - start) FROM " GRAPH_TRACE));
+	put_fact(prefix, "graphs.hidden",
+	    hastable("CUPTI_ACTIVITY_KIND_KERNEL") ? count(hidden_sql) :
+	    count("SELECT count(*) FROM " GRAPH_TRACE));
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct stat sb;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "ghp:", helpopt, NULL)) != -1) {
+		switch (ch) {
+		case 'g':
+			gflag = 1;
+			break;
+		case 'h':
+			usage(0);
+		case 'p':
+			prefix = optarg;
+			break;
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 1)
+		usage(EXIT_USAGE);
+	path = argv[0];
+
+	/* SQLite says only "unable to open database file"; stat(2) says why. */
+	if (stat(path, &sb) == -1)
+		err(1, "%s", path);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK)
+		dberr();
+	buffer_stdout();
+	if (gflag)
+		graphlines();
+	else
+		facts();
+	if (sqlite3_close(db) != SQLITE_OK)
+		dberr();
+	close_stdout();
+	return 0;
+}

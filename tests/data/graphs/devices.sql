@@ -1,0 +1,9 @@
+-- Two devices, each driven by its own process, their work interleaved.
+INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES
+    (100, 110, 1, 16777217), (120, 130, 2, 33554433),
+    (300, 310, 3, 16777217), (320, 330, 4, 33554433);
+INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES
+    (200, 400, 0, 7, 1, 16777216, 1, NULL),
+    (250, 300, 1, 7, 2, 33554432, 2, NULL),
+    (500, 600, 0, 7, 3, 16777216, 1, NULL),
+    (900, 1000, 1, 7, 4, 33554432, 2, NULL);
