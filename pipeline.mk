@@ -352,7 +352,8 @@ h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 # What every report depends on besides its run's files.
 h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	classify tally gapstat merge intersect topkernels runconfig \
-	reportjson nvtxranges inrange inwindow devstat exportinfo) $(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
+	reportjson nvtxranges inrange inwindow devstat exportinfo) \
+	$(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
 	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
 
 # This make's process ID, in the names of its temporary files, .NAME.PID:

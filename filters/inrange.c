@@ -26,7 +26,8 @@ struct name {
 	int64_t		 kernel_ns;
 	int64_t		 projected_ns;
 	int64_t		*category_ns;	/* by rules category */
-	int64_t		 lastlaunch;	/* the launch last counted, + 1 */
+	int64_t		 lastlaunch;	/* the number of the launch last
+					   counted in it */
 	int		 matched;	/* the name matches -m */
 	size_t		 order;		/* first seen: the order of ties */
 };
@@ -47,9 +48,9 @@ struct instance {
 
 /* The range names seen, each a struct name. */
 static struct groups	 names = { .size = sizeof(struct name) };
-/* The ranges open now. */
-static struct instance	*open_;
-static size_t		 nopen, opencap;
+/* The ranges open now: live, those a later launch may fall in. */
+static struct instance	*live;
+static size_t		 nlive, livecap;
 /* The finished instances of matched names, in the order they finished. */
 static struct instance	*kept;
 static size_t		 nkept, keptcap;
@@ -181,8 +182,8 @@ opened(const struct range *iv)
 		}
 	}
 	nm->instances++;
-	open_ = grow(open_, &opencap, nopen, sizeof(*open_));
-	in = &open_[nopen++];
+	live = grow(live, &livecap, nlive, sizeof(*live));
+	in = &live[nlive++];
 	memset(in, 0, sizeof(*in));
 	in->name = nm - (struct name *)names.recs;
 	in->seq = nm->instances;
@@ -214,12 +215,12 @@ close_before(int64_t t)
 {
 	size_t i, j;
 
-	for (i = j = 0; i < nopen; i++)
-		if (open_[i].end < t || t == INT64_MAX)
-			closed(&open_[i]);
+	for (i = j = 0; i < nlive; i++)
+		if (live[i].end < t || t == INT64_MAX)
+			closed(&live[i]);
 		else
-			open_[j++] = open_[i];
-	nopen = j;
+			live[j++] = live[i];
+	nlive = j;
 }
 
 /*
@@ -309,8 +310,8 @@ join(int64_t as, int64_t ae, const char *thread, const struct interval *iv)
 	if (kernel && !lflag)
 		cat = category(iv->name, iv->namelen);
 	nlaunches++;
-	for (i = 0; i < nopen; i++) {
-		in = &open_[i];
+	for (i = 0; i < nlive; i++) {
+		in = &live[i];
 		if (in->start > as || in->end < ae ||
 		    strcmp(in->thread, thread) != 0)
 			continue;
