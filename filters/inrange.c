@@ -78,12 +78,14 @@ static size_t		 linecap;
 
 static _Noreturn void usage(int);
 
+/* The array p of *cap elements of size bytes, grown to hold n + 1. */
 static void *
 grow(void *p, size_t *cap, size_t n, size_t size)
 {
 	if (n < *cap)
 		return p;
-	*cap = *cap ? 2 * *cap : 64;
+	while (n >= *cap)
+		*cap = *cap ? 2 * *cap : 64;
 	if ((p = reallocarray(p, *cap, size)) == NULL)
 		err(1, NULL);
 	return p;
@@ -494,9 +496,13 @@ put_facts(void)
 	/* The instances keep indexes into names: sort a copy. */
 	if ((base = malloc((names.n + 1) * names.size)) == NULL)
 		err(1, NULL);
-	memcpy(base, nm, names.n * names.size);
-	qsort(base, names.n, names.size, cmpname);
-	qsort(kept, nkept, sizeof(*kept), cmpinstance);
+	/* No names, no instances: NULL arrays, which C's library refuses. */
+	if (names.n > 0) {
+		memcpy(base, nm, names.n * names.size);
+		qsort(base, names.n, names.size, cmpname);
+	}
+	if (nkept > 0)
+		qsort(kept, nkept, sizeof(*kept), cmpinstance);
 	for (n = 1; n <= names.n; n++) {
 		nm = &base[n - 1];
 		snprintf(key, sizeof(key), "nvtx.%zu.name", n);
