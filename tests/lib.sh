@@ -222,3 +222,19 @@ nvtx_real() {
 	    "memfusion $r/memfusion-rtx3090-tensorrt-nsys2023.1/report1.sqlite" \
 	    "casio $r/casio-nerf-a100-tf-nsys2021.5/output-file.sqlite"
 }
+
+# step_ranges KEXEC_CSV: an nvtx_pushpop_trace CSV, on stdout, of ranges
+# "step" over a gentrace run: each from the launch of a step's first
+# kernel, its sin kernel, to just before the next one's, the last to the
+# end of the last launch, on the thread that launched them.
+step_ranges() {
+	"$BIN/nvtxranges" -t launch "$1" | awk -F'\t' '
+	BEGIN { print "Start (ns),End (ns),Name,PID,TID" }
+	$10 ~ /sin_kernel_cuda/ {
+		if (n++) printf "%d,%d,step,%s,%s\n", start, $1 - 1, id[1], id[2]
+		start = $1
+		split($3, id, ":")
+	}
+	{ last = $2 > last ? $2 : last }
+	END { if (n) printf "%d,%d,step,%s,%s\n", start, last, id[1], id[2] }'
+}
