@@ -148,6 +148,31 @@ graphlines(void)
 	}
 }
 
+/* The kernels of each process, by process ID. */
+static void
+processes(void)
+{
+	sqlite3_stmt *st;
+	char key[128];
+	int64_t pid;
+
+	st = query("SELECT (globalPid >> 24) & 0xFFFFFF, count(*),"
+	    " sum(end - start), max(end) - min(start)"
+	    " FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ORDER BY 1");
+	while (next(st)) {
+		pid = sqlite3_column_int64(st, 0);
+		snprintf(key, sizeof(key), "process.%lld.kernel_count",
+		    (long long)pid);
+		put_fact(prefix, key, sqlite3_column_int64(st, 1));
+		snprintf(key, sizeof(key), "process.%lld.kernel_ns",
+		    (long long)pid);
+		put_fact(prefix, key, sqlite3_column_int64(st, 2));
+		snprintf(key, sizeof(key), "process.%lld.kernel_span_ns",
+		    (long long)pid);
+		put_fact(prefix, key, sqlite3_column_int64(st, 3));
+	}
+}
+
 /* The facts: GPU names, processes, graph launches. */
 static void
 facts(void)
@@ -186,6 +211,8 @@ facts(void)
 	snprintf(sql + off, sizeof(sql) - off, ")");
 	if (*sep != '\0')
 		put_fact(prefix, "processes", count(sql));
+	if (hastable("CUPTI_ACTIVITY_KIND_KERNEL"))
+		processes();
 	if (!hastable(GRAPH_TRACE) || count("SELECT count(*) FROM "
 	    GRAPH_TRACE) == 0)
 		return;

@@ -644,6 +644,24 @@ report_devices(void)
 		return;
 	if (processes > 0)
 		jw_int(&js, "processes", processes);
+	if (processes > 1) {
+		jw_open(&js, "process_kernels", '[');
+		for (i = 0; i < nfacts; i++) {
+			if ((dev = after(facts[i].key, "process.")) == NULL ||
+			    (end = strchr(dev, '.')) == NULL ||
+			    strcmp(end, ".kernel_count") != 0)
+				continue;
+			jw_open(&js, NULL, '{');
+			put_id("pid", dev, end - dev);
+			jw_int(&js, "kernel_count", intvalue(&facts[i]));
+			jw_int(&js, "kernel_time_ns", NEED("process.%.*s.%s",
+			    (int)(end - dev), dev, "kernel_ns"));
+			jw_int(&js, "kernel_span_ns", NEED("process.%.*s.%s",
+			    (int)(end - dev), dev, "kernel_span_ns"));
+			jw_close(&js, '}');
+		}
+		jw_close(&js, ']');
+	}
 	jw_open(&js, "devices", '[');
 	for (i = 0; i < nfacts; i++) {
 		if ((dev = after(facts[i].key, "device.")) == NULL ||
