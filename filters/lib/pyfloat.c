@@ -1,7 +1,9 @@
 /*
  * pyfloat.c: floats as Python makes them: a double as repr() and
- * json.dumps write it, and the quotient of two integers.  See h3prof.h.
+ * json.dumps write it, and the quotient of two integers; and a double as
+ * jq 1.6 prints it, from the same shortest digits.  See h3prof.h.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -115,6 +117,59 @@ pyfloat(char buf[PYFLOAT_MAX], double x)
 			p += n - exp - 1;
 		} else
 			*p++ = '0';
+	}
+	*p = '\0';
+	return p - buf;
+}
+
+/*
+ * jq's layout of the digits (its jvp_dtoa_fmt, after David Gay's g_fmt):
+ * with the point after the first digit and a signed exponent of two
+ * digits or more when the exponent is below -4 or past 15 plus the
+ * digits after the first, else fixed, without a point for an integer.
+ */
+size_t
+jqnum(char buf[PYFLOAT_MAX], double x)
+{
+	char digits[18], *p = buf;
+	int exp, n, i;
+
+	if (isnan(x))
+		return (size_t)sprintf(buf, "null");
+	if (signbit(x)) {
+		*p++ = '-';
+		x = -x;
+	}
+	if (x == 0) {
+		*p++ = '0';
+		*p = '\0';
+		return p - buf;
+	}
+	if (isinf(x))
+		x = DBL_MAX;
+	exp = shortest(x, digits);
+	n = strlen(digits);
+	if (exp < -4 || exp > n + 14) {
+		*p++ = digits[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, digits + 1, n - 1);
+			p += n - 1;
+		}
+		p += sprintf(p, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+	} else if (exp < 0) {
+		*p++ = '0';
+		*p++ = '.';
+		for (i = -1; i > exp; i--)
+			*p++ = '0';
+		memcpy(p, digits, n);
+		p += n;
+	} else {
+		for (i = 0; i <= exp || i < n; i++) {
+			if (i == exp + 1)
+				*p++ = '.';
+			*p++ = i < n ? digits[i] : '0';
+		}
 	}
 	*p = '\0';
 	return p - buf;
