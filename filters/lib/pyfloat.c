@@ -39,6 +39,9 @@ next_up(char *s)
  * first.  %.*e rounds correctly, so at each length the nearest digits are
  * the candidate; only below a power of two, where the doubles are twice as
  * dense, may they miss while the next ones up hit, and Python takes those.
+ * Digits of DBL_DIG or fewer that read back as a normal x are those of x
+ * to DBL_DIG digits, less their trailing zeros: one try finds the most
+ * common (prec 0: found).
  */
 static int
 shortest(double x, char digits[18])
@@ -47,7 +50,12 @@ shortest(double x, char digits[18])
 	const char *s;
 	int prec, n, exp;
 
-	for (prec = 1; prec < 17; prec++) {
+	prec = 1;
+	if (x >= DBL_MIN) {
+		snprintf(buf, sizeof(buf), "%.*e", DBL_DIG - 1, x);
+		prec = strtod(buf, NULL) == x ? 0 : DBL_DIG + 1;
+	}
+	for (; prec > 0 && prec < 17; prec++) {
 		snprintf(buf, sizeof(buf), "%.*e", prec - 1, x);
 		if (strtod(buf, NULL) == x)
 			break;
@@ -147,6 +155,12 @@ jqnum(char buf[PYFLOAT_MAX], double x)
 	}
 	if (isinf(x))
 		x = DBL_MAX;
+	/* An integer of 15 digits or fewer is its digits. */
+	if (x < 1e15 && x == (int64_t)x) {
+		p = fmt_int(p, (int64_t)x);
+		*p = '\0';
+		return p - buf;
+	}
 	exp = shortest(x, digits);
 	n = strlen(digits);
 	if (exp < -4 || exp > n + 14) {
