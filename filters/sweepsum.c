@@ -255,6 +255,7 @@ figures(struct run *r, const struct jsondoc *doc, size_t n, char **path,
     size_t *pathlen, size_t *pathmax)
 {
 	const struct jsonnode *v;
+	struct jsonnode elem;
 	struct name *f;
 	size_t c, len = *pathlen, i;
 	char num[24];
@@ -268,10 +269,12 @@ figures(struct run *r, const struct jsondoc *doc, size_t n, char **path,
 		    memcmp(v->key, "top_kernels", 11) == 0)))
 			continue;
 		*pathlen = len;
-		if (v->key == NULL)
-			v = &(struct jsonnode){ .key = num,
-			    .keylen = fmt_int(num, i) - num,
-			    .type = v->type, .text = v->text };
+		if (v->key == NULL) {	/* an element, named by its index */
+			elem = *v;
+			elem.key = num;
+			elem.keylen = fmt_int(num, i) - num;
+			v = &elem;
+		}
 		*path = grow(*path, *pathlen + v->keylen + 1, pathmax, 1);
 		if (len > 0)
 			(*path)[(*pathlen)++] = '.';
