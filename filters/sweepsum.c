@@ -963,7 +963,7 @@ reduce(void)
 static void
 putnum(FILE *fp, double v)
 {
-	char buf[PYFLOAT_MAX];
+	char buf[JQNUM_MAX];
 
 	fwrite(buf, 1, jqnum(buf, v), fp);
 }
@@ -1515,7 +1515,7 @@ byspan(const void *a, const void *b)
 static void
 fixed(FILE *fp, double x, int d)
 {
-	char buf[PYFLOAT_MAX + 8], num[PYFLOAT_MAX];
+	char buf[JQNUM_MAX + 8], num[JQNUM_MAX];
 	double r;
 	size_t len;
 	int pad;

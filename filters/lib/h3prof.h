@@ -173,9 +173,12 @@ size_t	 pyfloat(char buf[PYFLOAT_MAX], double);
  * digits, in exponent form (1e-05, 1e+17, 1.5e+300) when the decimal
  * exponent is below -4 or above 15 plus the digits after the first, else
  * fixed without a point for an integer (100, 0.0001, 15000000000000000);
- * -0 as -0, NaN as null and an infinity as the largest double.
+ * -0 as -0, NaN as null and an infinity as the largest double; 32
+ * digits at most, and the sign, the point and a NUL.
  */
-size_t	 jqnum(char buf[PYFLOAT_MAX], double);
+#define JQNUM_MAX	40
+
+size_t	 jqnum(char buf[JQNUM_MAX], double);
 /* a / b as Python divides integers: rounded once; b must not be 0. */
 double	 pydiv(int64_t a, int64_t b);
 

@@ -167,7 +167,7 @@ jw_int(struct jsonw *jw, const char *key, int64_t v)
 void
 jw_float(struct jsonw *jw, const char *key, double v)
 {
-	char buf[PYFLOAT_MAX];
+	char buf[JQNUM_MAX];
 
 	member(jw, key);
 	fwrite_unlocked(buf, 1, jw->jq ? jqnum(buf, v) : pyfloat(buf, v),

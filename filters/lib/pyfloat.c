@@ -137,7 +137,7 @@ pyfloat(char buf[PYFLOAT_MAX], double x)
  * digits after the first, else fixed, without a point for an integer.
  */
 size_t
-jqnum(char buf[PYFLOAT_MAX], double x)
+jqnum(char buf[JQNUM_MAX], double x)
 {
 	char digits[18], *p = buf;
 	int exp, n, i;
