@@ -130,7 +130,8 @@ static const char *outnames[] = {
 };
 #define NOUT	(sizeof(outnames) / sizeof(outnames[0]))
 static char *tmpnames[NOUT];
-static volatile sig_atomic_t nmade;
+static FILE *outs[NOUT];
+static volatile sig_atomic_t nmade;	/* temporary files made */
 
 static _Noreturn void usage(int);
 
@@ -1792,16 +1793,40 @@ putsummarymd(FILE *fp)
 
 /* --- main ------------------------------------------------------------------ */
 
-/* A signal that ends us takes the temporary outputs with it. */
+/* An exit before the outputs are in place takes their temporary files
+   with it, and so does a signal that ends us. */
 static void
-onsignal(int sig)
+cleanup(void)
 {
 	size_t i;
 
 	for (i = 0; i < (size_t)nmade; i++)
 		unlink(tmpnames[i]);
+}
+
+static void
+onsignal(int sig)
+{
+	cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* The temporary files, made first: a directory that takes none fails
+   before the work. */
+static void
+openoutputs(void)
+{
+	size_t i;
+
+	for (i = 0; i < NOUT; i++) {
+		if (asprintf(&tmpnames[i], "%s/.%s.%ld", dir, outnames[i],
+		    (long)getpid()) == -1)
+			err(1, NULL);
+		if ((outs[i] = fopen(tmpnames[i], "w")) == NULL)
+			err(1, "%s", tmpnames[i]);
+		nmade = i + 1;
+	}
 }
 
 /* Every output, to its temporary file; then each renamed into place. */
@@ -1811,42 +1836,30 @@ putoutputs(void)
 	static void (*const put[NOUT])(FILE *) = { putsummaryjson,
 	    putsummarycsv, putgroupscsv, putsummarymd };
 	char *path;
-	FILE *fp;
 	size_t i;
-	int e;
 
 	for (i = 0; i < NOUT; i++) {
-		if ((fp = fopen(tmpnames[i], "w")) == NULL)
-			goto fail;
-		nmade = i + 1;
-		put[i](fp);
-		if (ferror(fp))
+		put[i](outs[i]);
+		if (ferror(outs[i]))
 			errno = EIO;
-		if (ferror(fp) | (fclose(fp) == EOF))
-			goto fail;
+		if (ferror(outs[i]) | (fclose(outs[i]) == EOF))
+			err(1, "%s", tmpnames[i]);
 	}
 	for (i = 0; i < NOUT; i++) {
 		if (asprintf(&path, "%s/%s", dir, outnames[i]) == -1)
 			err(1, NULL);
 		if (rename(tmpnames[i], path) == -1)
-			goto fail;
+			err(1, "%s", tmpnames[i]);
 		free(path);
 	}
 	nmade = 0;
-	return;
-fail:
-	e = errno;
-	for (i = 0; i < (size_t)nmade; i++)
-		unlink(tmpnames[i]);
-	errno = e;
-	err(1, "%s", tmpnames[i < NOUT ? i : NOUT - 1]);
 }
 
 int
 main(int argc, char *argv[])
 {
 	char *keys_opt = "rep repeat trial seed", *tmpdir, *scratchpath, *p;
-	size_t i, maxrepeat = 0;
+	size_t maxrepeat = 0;
 	int ch, fd;
 
 	while ((ch = getopt_long(argc, argv, "ho:r:", helpopt, NULL)) != -1)
@@ -1873,13 +1886,12 @@ main(int argc, char *argv[])
 		repeat[nrepeat++] = p;
 	}
 
-	for (i = 0; i < NOUT; i++)
-		if (asprintf(&tmpnames[i], "%s/.%s.%ld", dir, outnames[i],
-		    (long)getpid()) == -1)
-			err(1, NULL);
+	if (atexit(cleanup) != 0)
+		err(1, NULL);
 	signal(SIGHUP, onsignal);
 	signal(SIGINT, onsignal);
 	signal(SIGTERM, onsignal);
+	openoutputs();
 	if ((tmpdir = getenv("TMPDIR")) == NULL || *tmpdir == '\0')
 		tmpdir = "/tmp";
 	if (asprintf(&scratchpath, "%s/sweepsum.XXXXXX", tmpdir) == -1)
