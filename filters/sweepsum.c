@@ -219,7 +219,14 @@ putnode(struct jsonw *jw, const struct jsondoc *doc, size_t n)
 		jw_string(jw, NULL, v->text, v->textlen);
 		break;
 	case '0':
-		jw_float(jw, NULL, strtod(v->text, NULL));
+		/* An integer of 15 digits or fewer, as jq writes it. */
+		if (v->textlen <= 15 + (*v->text == '-') &&
+		    memchr(v->text, '.', v->textlen) == NULL &&
+		    memchr(v->text, 'e', v->textlen) == NULL &&
+		    memchr(v->text, 'E', v->textlen) == NULL)
+			jw_json(jw, NULL, v->text, v->textlen);
+		else
+			jw_float(jw, NULL, strtod(v->text, NULL));
 		break;
 	default:
 		jw_json(jw, NULL, v->text, v->textlen);
@@ -241,7 +248,7 @@ nodetext(const struct jsondoc *doc, size_t n, int compact, int base,
 	doc->nodes[n].key = NULL;
 	putnode(&jw, doc, n);
 	doc->nodes[n] = v;
-	if (fclose(jw.fp) == EOF)
+	if (fclose(jw.fp) == EOF || (text = realloc(text, *lenp + 1)) == NULL)
 		err(1, NULL);
 	return text;
 }
@@ -491,6 +498,10 @@ report(struct run *r, const char *path)
 		err(1, NULL);
 	figures(r, &doc, 0, &figpath, &figlen, &figmax);
 	free(figpath);
+	/* What is held of a run is held to its size. */
+	if ((r->vals = reallocarray(r->vals, r->nvals + 1,
+	    sizeof(*r->vals))) == NULL)
+		err(1, NULL);
 	otherkernels(r, &doc);
 	if ((r->off = ftello(scratch)) == -1)
 		err(1, "scratch file");

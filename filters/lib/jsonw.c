@@ -55,6 +55,15 @@ quote(char *out, const char *s, size_t len, int jq)
 
 	*w++ = '"';
 	for (; s < end; s += n) {
+		/* Printable ASCII is most text: copied in runs. */
+		for (n = 0; s + n < end && s[n] >= 0x20 && s[n] < 0x7f &&
+		    s[n] != '"' && s[n] != '\\'; n++)
+			;
+		if (n > 0) {
+			memcpy(w, s, n);
+			w += n;
+			continue;
+		}
 		if ((n = utf8_char(s, end - s, &cp)) == 0) {
 			n = 1;
 			cp = 0xdc00 + (unsigned char)*s;
