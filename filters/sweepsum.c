@@ -77,7 +77,7 @@ struct run {
 	size_t		 group;		/* index in confs */
 };
 
-/* The statistics of a figure in a group. */
+/* The statistics of a figure in a group; NAN stands for null. */
 struct stats {
 	size_t		 fig;
 	size_t		 n;
@@ -89,7 +89,7 @@ struct conf {
 	struct group	 key;		/* the configuration in jq's order */
 	size_t		 index;		/* in confs */
 	struct run	*first;		/* its first run by name */
-	struct run	**runs;		/* after groupruns */
+	struct run	**runs;		/* by name */
 	size_t		 n;
 	struct stats	*stats;		/* of each of its figures */
 	size_t		 nstats;
@@ -198,21 +198,22 @@ member(const struct jsondoc *doc, size_t n, const char *key)
 	return 0;
 }
 
-/* Write node n of doc, and what it holds, as jq writes it. */
+/* Write node n of doc, and what it holds, as jq writes it; with keyed,
+   as a member of the object open, its key first. */
 static void
-putnode(struct jsonw *jw, const struct jsondoc *doc, size_t n)
+putnode(struct jsonw *jw, const struct jsondoc *doc, size_t n, int keyed)
 {
 	const struct jsonnode *v = &doc->nodes[n];
 	size_t c;
 
-	if (v->key != NULL)
+	if (keyed && v->key != NULL)
 		jw_key(jw, v->key, v->keylen);
 	switch (v->type) {
 	case '{':
 	case '[':
 		jw_open(jw, NULL, v->type);
 		for (c = v->child; c != 0; c = doc->nodes[c].next)
-			putnode(jw, doc, c);
+			putnode(jw, doc, c, 1);
 		jw_close(jw, v->type == '{' ? '}' : ']');
 		break;
 	case '"':
@@ -239,15 +240,11 @@ nodetext(const struct jsondoc *doc, size_t n, int compact, int base,
     size_t *lenp)
 {
 	struct jsonw jw = { .jq = 1, .compact = compact, .base = base };
-	struct jsonnode v = doc->nodes[n];
 	char *text;
 
 	if ((jw.fp = open_memstream(&text, lenp)) == NULL)
 		err(1, NULL);
-	/* Its value alone, without its key. */
-	doc->nodes[n].key = NULL;
-	putnode(&jw, doc, n);
-	doc->nodes[n] = v;
+	putnode(&jw, doc, n, 0);
 	if (fclose(jw.fp) == EOF || (text = realloc(text, *lenp + 1)) == NULL)
 		err(1, NULL);
 	return text;
@@ -505,7 +502,7 @@ report(struct run *r, const char *path)
 	otherkernels(r, &doc);
 	if ((r->off = ftello(scratch)) == -1)
 		err(1, "scratch file");
-	putnode(&jw, &doc, 0);
+	putnode(&jw, &doc, 0, 0);
 	r->len = ftello(scratch) - r->off;
 	nreports++;
 done:
@@ -618,10 +615,20 @@ isrepeat(const struct group *k)
 	return 0;
 }
 
+/* Put len bytes at s at *keyp, after their length. */
+static void
+putfield(char **keyp, size_t *lenp, size_t *maxp, const char *s, size_t len)
+{
+	*keyp = grow(*keyp, *lenp + sizeof(len) + len, maxp, 1);
+	memcpy(*keyp + *lenp, &len, sizeof(len));
+	memcpy(*keyp + *lenp + sizeof(len), s, len);
+	*lenp += sizeof(len) + len;
+}
+
 /*
  * The group of each report: its configuration less the repeat keys, its
- * entries sorted by key, each as key and value (jq -c) both NUL-ended:
- * the order of jq's group_by and equal where jq's would be.
+ * entries sorted by key, each as key and value (jq -c), each after its
+ * length: the order of jq's group_by and equal where jq's would be.
  */
 static void
 group(void)
@@ -641,13 +648,9 @@ group(void)
 		qsort(sorted, n, sizeof(*sorted), bykey);
 		for (i = len = 0; i < n; i++) {
 			k = groups_nth(&keys, sorted[i]->key);
-			key = grow(key, len + k->keylen + sorted[i]->jsonlen +
-			    2, &keymax, 1);
-			memcpy(key + len, k->key, k->keylen + 1);
-			len += k->keylen + 1;
-			memcpy(key + len, sorted[i]->json, sorted[i]->jsonlen);
-			len += sorted[i]->jsonlen;
-			key[len++] = '\0';
+			putfield(&key, &len, &keymax, k->key, k->keylen);
+			putfield(&key, &len, &keymax, sorted[i]->json,
+			    sorted[i]->jsonlen);
 		}
 		n = confs.n;
 		g = groups_get(&confs, key == NULL ? "" : key, len);
@@ -662,13 +665,14 @@ group(void)
 	free(key);
 }
 
-/* The NUL-ended field at *p of a group's key, and past it. */
+/* The length of the field at *p of a group's key; *p past it. */
 static size_t
 field(const char **p)
 {
-	size_t len = strlen(*p);
+	size_t len;
 
-	*p += len + 1;
+	memcpy(&len, *p, sizeof(len));
+	*p += sizeof(len) + len;
 	return len;
 }
 
@@ -691,8 +695,8 @@ byfirstrun(const void *a, const void *b)
 	    y->first->namelen)) != 0)
 		return c;
 	while (p < pend && q < qend) {
-		ps = p;
-		qs = q;
+		ps = p + sizeof(plen);
+		qs = q + sizeof(qlen);
 		plen = field(&p);
 		qlen = field(&q);
 		if ((c = cmpbytes(ps, plen, qs, qlen)) != 0)
