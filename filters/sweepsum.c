@@ -93,6 +93,7 @@ struct conf {
 	size_t		 n;
 	struct stats	*stats;		/* of each of its figures */
 	size_t		 nstats;
+	struct stats	**byfig;	/* the same by figure, to look up */
 	struct okernel	*others;	/* its other_kernels */
 	double		*otherpct;
 	size_t		 nothers;
@@ -759,19 +760,35 @@ stats(struct stats *st, const double *v, size_t n)
 	st->stddev = !(var < 0) && var != 0 ? sqrt(var) : 0;
 }
 
+/* Statistics by figure. */
+static int
+byfig(const void *a, const void *b)
+{
+	const struct stats *x = *(struct stats *const *)a;
+	const struct stats *y = *(struct stats *const *)b;
+
+	return x->fig < y->fig ? -1 : x->fig > y->fig;
+}
+
+/* The statistics of figure fig in group g, or NULL. */
+static const struct stats *
+groupstats(const struct conf *g, size_t fig)
+{
+	const struct stats key = { .fig = fig }, *kp = &key, **at;
+
+	at = bsearch(&kp, g->byfig, g->nstats, sizeof(*g->byfig), byfig);
+	return at == NULL ? NULL : *at;
+}
+
 /* The figure of a group named name, or NULL. */
 static const struct stats *
 groupfig(const struct conf *g, const char *name)
 {
 	const struct name *f;
-	size_t i;
 
 	if ((f = groups_find(&figs, name, strlen(name))) == NULL)
 		return NULL;
-	for (i = 0; i < g->nstats; i++)
-		if (g->stats[i].fig == f->index)
-			return &g->stats[i];
-	return NULL;
+	return groupstats(g, f->index);
 }
 
 /* A kernel of a group's runs, and its place among them. */
@@ -948,10 +965,16 @@ reduce(void)
 		if ((g->stats = calloc(g->nstats + 1,
 		    sizeof(*g->stats))) == NULL)
 			err(1, NULL);
+		if ((g->byfig = calloc(g->nstats + 1,
+		    sizeof(*g->byfig))) == NULL)
+			err(1, NULL);
 		for (j = 0; j < g->nstats; j++) {
 			g->stats[j].fig = order[j];
 			stats(&g->stats[j], vals[order[j]], nv[order[j]]);
+			g->byfig[j] = &g->stats[j];
 		}
+		if (g->nstats > 0)
+			qsort(g->byfig, g->nstats, sizeof(*g->byfig), byfig);
 		groupothers(g);
 		label(g);
 		span = groupfig(g, "gpu_span_ns");
@@ -1408,30 +1431,6 @@ sortedgroups(int (*cmp)(const void *, const void *))
 	return g;
 }
 
-/* The value of a key in the configuration of group g, or NULL. */
-static const struct entry *
-configvalue(const struct conf *g, size_t key)
-{
-	size_t i;
-
-	for (i = 0; i < g->first->nconfig; i++)
-		if (g->first->config[i].key == key)
-			return &g->first->config[i];
-	return NULL;
-}
-
-/* The statistics of figure fig in group g, or NULL. */
-static const struct stats *
-groupstats(const struct conf *g, size_t fig)
-{
-	size_t i;
-
-	for (i = 0; i < g->nstats; i++)
-		if (g->stats[i].fig == fig)
-			return &g->stats[i];
-	return NULL;
-}
-
 static void
 putgroupscsv(FILE *fp)
 {
@@ -1441,10 +1440,13 @@ putgroupscsv(FILE *fp)
 	const struct conf *g;
 	const struct stats *st;
 	const struct group *k;
+	const struct entry **cells;
 	size_t *cols, *figcols, ncols = 0, nfigcols, i, j, p;
 	struct name *nm;
 
-	if ((cols = calloc(keys.n + 1, sizeof(*cols))) == NULL)
+	cols = calloc(keys.n + 1, sizeof(*cols));
+	cells = calloc(keys.n + 1, sizeof(*cells));
+	if (cols == NULL || cells == NULL)
 		err(1, NULL);
 	for (i = 0; i < keys.n; i++)
 		((struct name *)groups_nth(&keys, i))->mark = 0;
@@ -1474,10 +1476,15 @@ putgroupscsv(FILE *fp)
 	for (i = 0; i < confs.n; i++) {
 		g = sorted[i];
 		csvstring(fp, g->label, g->labellen);
+		/* Repeat keys have no column: their cells are never read. */
+		for (j = 0; j < g->first->nconfig; j++)
+			cells[g->first->config[j].key] = &g->first->config[j];
 		for (j = 0; j < ncols; j++) {
 			putc(',', fp);
-			csvvalue(fp, configvalue(g, cols[j]));
+			csvvalue(fp, cells[cols[j]]);
 		}
+		for (j = 0; j < g->first->nconfig; j++)
+			cells[g->first->config[j].key] = NULL;
 		fprintf(fp, ",%zu", g->n);
 		for (j = 0; j < nfigcols; j++) {
 			st = groupstats(g, figcols[j]);
@@ -1493,6 +1500,7 @@ putgroupscsv(FILE *fp)
 	}
 	free(sorted);
 	free(cols);
+	free(cells);
 	free(figcols);
 }
 
