@@ -120,12 +120,3 @@ groups_nth(const struct groups *g, size_t i)
 {
 	return record(g, i);
 }
-
-/* The chunks of keys are not freed: a caller frees one table at most. */
-void
-groups_free(struct groups *g)
-{
-	free(g->recs);
-	free(g->slots);
-	*g = (struct groups){ .size = g->size };
-}

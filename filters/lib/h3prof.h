@@ -130,8 +130,7 @@ void	 ivunion_close(struct ivunion *);
  * call.  groups_find returns it, or NULL where there is none, adding
  * nothing; groups_nth returns record i, in first-seen order.  Each caller
  * holds its records to a bound far below 2^32.  Once it looks up no more,
- * a caller may reorder recs, as topkernels sorts it.  groups_free frees
- * the records, not the copies of their keys, which stay valid.
+ * a caller may reorder recs, as topkernels sorts it.
  */
 struct group {
 	const char	*key;		/* a copy, NUL-terminated */
@@ -155,7 +154,6 @@ struct groups {
 void	*groups_get(struct groups *, const char *key, size_t len);
 void	*groups_find(const struct groups *, const char *key, size_t len);
 void	*groups_nth(const struct groups *, size_t);
-void	 groups_free(struct groups *);
 
 /*
  * pyfloat.c: a double as Python's repr() and json.dumps write it: the
@@ -238,24 +236,23 @@ int	 json_fact(const char *s, size_t len);
  * ASCII, and \" \\ \b \f \n \r \t or \u00XX for the rest, with surrogate
  * pairs beyond U+FFFF; a byte that is not UTF-8 as Python decodes a path
  * (surrogateescape), U+DC00 + the byte, \udcff for \xff, so that text
- * that differs in such bytes stays different.  jq_quote writes it as jq
- * does, but for those bytes, which jq cannot hold: UTF-8 beyond ASCII as
- * it is, DEL as \u007f.  out needs room for 6 * len + 2 bytes; the length
- * written is returned.
+ * that differs in such bytes stays different.  out needs room for
+ * 6 * len + 2 bytes; the length written is returned.
  *
  * A struct jsonw writes one document to fp, set before the first call
  * (the rest zero), in the layout of json.dumps(indent=2); with jq set,
- * strings as jq_quote and floats as jqnum, as jq writes them; with compact
- * set, on one line without spaces, as jq -c; with base, indented as if
- * base levels deep, to be put in a document there by jw_json.  jw_open
- * opens an object or array, c '{' or '[', and jw_close closes it; jw_int,
- * jw_float (as pyfloat or jqnum), jw_null, jw_string (as json_quote or
- * jq_quote) and jw_json (a JSON text, as it is) write a value.  Each takes
- * the key of the member it starts in the object open, or NULL for an
- * element of the array open or for the document itself; or jw_key starts
- * a member of a key of len bytes, whose value the next call, with key
- * NULL, writes.  jw_quote writes a string alone.  Errors of fp are the
- * caller's to check.
+ * strings and numbers as jq writes them: a string's characters beyond
+ * ASCII as they are, DEL as \u007f, but a byte that is not UTF-8, which
+ * jq cannot hold, as json_quote does; a float as jqnum; with compact set,
+ * on one line without spaces, as jq -c; with base, indented as if base
+ * levels deep, to be put in a document there by jw_json.  jw_open opens
+ * an object or array, c '{' or '[', and jw_close closes it; jw_int,
+ * jw_float (as pyfloat or jqnum), jw_null, jw_string (quoted) and jw_json
+ * (a JSON text, as it is) write a value.  Each takes the key of the member
+ * it starts in the object open, or NULL for an element of the array open
+ * or for the document itself; or jw_key starts a member of a key of len
+ * bytes, whose value the next call, with key NULL, writes.  jw_quote
+ * writes a string alone.  Errors of fp are the caller's to check.
  */
 #define JW_MAXDEPTH	8
 
@@ -270,7 +267,6 @@ struct jsonw {
 };
 
 size_t	 json_quote(char *out, const char *s, size_t len);
-size_t	 jq_quote(char *out, const char *s, size_t len);
 void	 jw_open(struct jsonw *, const char *key, char c);
 void	 jw_close(struct jsonw *, char c);
 void	 jw_key(struct jsonw *, const char *key, size_t len);

@@ -88,12 +88,6 @@ json_quote(char *out, const char *s, size_t len)
 	return quote(out, s, len, 0);
 }
 
-size_t
-jq_quote(char *out, const char *s, size_t len)
-{
-	return quote(out, s, len, 1);
-}
-
 static void
 newline_indent(struct jsonw *jw)
 {
