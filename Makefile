@@ -84,6 +84,7 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) dev/bench-rss
 	BUILD=$(abspath $(BUILD)) dev/bench-sweep
 	BUILD=$(abspath $(BUILD)) dev/bench-scope
+	BUILD=$(abspath $(BUILD)) dev/bench-summary
 
 # Installed, the programs a user runs are in PREFIX/bin; the filters,
 # whose names (merge, tally...) are any package's, in

@@ -446,8 +446,9 @@ $(h3_list) $(h3_record):
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
 	$(h3_reports)/groups.csv
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_summary) \
-	$(h3_lib) $(H3PROF_MK)
-	'$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' '$(h3_list)'
+	$(H3PROF_BIN)/sweepsum $(h3_lib) $(H3PROF_MK)
+	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_summary)' -r '$(REPEAT_KEYS)' \
+	    -o '$(h3_reports)' '$(h3_list)'
 
 ifeq ($(h3_errs),)
 reports: $(h3_summaries) $(if $(h3_keepgoing),h3-failed)

@@ -59,22 +59,33 @@ grow(struct groups *g)
 	}
 }
 
+/* The slot of key, or the empty one where it would go. */
+static size_t
+slot(const struct groups *g, const char *key, size_t len, uint64_t h)
+{
+	const struct group *r;
+	size_t i, mask = g->nslots - 1;
+
+	for (i = h & mask; g->slots[i] != 0; i = (i + 1) & mask) {
+		r = record(g, g->slots[i] - 1);
+		if (r->hash == h && r->keylen == len &&
+		    memcmp(r->key, key, len) == 0)
+			break;
+	}
+	return i;
+}
+
 void *
 groups_get(struct groups *g, const char *key, size_t len)
 {
 	struct group *r;
 	uint64_t h = hashbytes(key, len);
-	size_t i, mask;
+	size_t i;
 
 	if (g->nslots == 0)
 		grow(g);
-	mask = g->nslots - 1;
-	for (i = h & mask; g->slots[i] != 0; i = (i + 1) & mask) {
-		r = record(g, g->slots[i] - 1);
-		if (r->hash == h && r->keylen == len &&
-		    memcmp(r->key, key, len) == 0)
-			return r;
-	}
+	if (g->slots[i = slot(g, key, len, h)] != 0)
+		return record(g, g->slots[i] - 1);
 	if (g->n == g->maxrecs) {
 		g->maxrecs = g->maxrecs == 0 ? FIRSTSIZE : 2 * g->maxrecs;
 		g->recs = reallocarray(g->recs, g->maxrecs, g->size);
@@ -91,4 +102,21 @@ groups_get(struct groups *g, const char *key, size_t len)
 	else
 		g->slots[i] = g->n;
 	return r;
+}
+
+void *
+groups_find(const struct groups *g, const char *key, size_t len)
+{
+	size_t i;
+
+	if (g->nslots == 0 ||
+	    g->slots[i = slot(g, key, len, hashbytes(key, len))] == 0)
+		return NULL;
+	return record(g, g->slots[i] - 1);
+}
+
+void *
+groups_nth(const struct groups *g, size_t i)
+{
+	return record(g, i);
 }

@@ -127,8 +127,10 @@ void	 ivunion_close(struct ivunion *);
  *
  * groups_get returns the record of len bytes at key, added on first sight
  * all zero but its struct group.  It stays where it is until the next
- * call.  Each caller holds its records to a bound far below 2^32.  Once it
- * looks up no more, a caller may reorder recs, as topkernels sorts it.
+ * call.  groups_find returns it, or NULL where there is none, adding
+ * nothing; groups_nth returns record i, in first-seen order.  Each caller
+ * holds its records to a bound far below 2^32.  Once it looks up no more,
+ * a caller may reorder recs, as topkernels sorts it.
  */
 struct group {
 	const char	*key;		/* a copy, NUL-terminated */
@@ -150,6 +152,8 @@ struct groups {
 };
 
 void	*groups_get(struct groups *, const char *key, size_t len);
+void	*groups_find(const struct groups *, const char *key, size_t len);
+void	*groups_nth(const struct groups *, size_t);
 
 /*
  * pyfloat.c: a double as Python's repr() and json.dumps write it: the
@@ -162,6 +166,17 @@ void	*groups_get(struct groups *, const char *key, size_t len);
 #define PYFLOAT_MAX	32
 
 size_t	 pyfloat(char buf[PYFLOAT_MAX], double);
+/*
+ * jqnum writes a double as jq 1.6 prints a number: the same fewest
+ * digits, in exponent form (1e-05, 1e+17, 1.5e+300) when the decimal
+ * exponent is below -4 or above 15 plus the digits after the first, else
+ * fixed without a point for an integer (100, 0.0001, 15000000000000000);
+ * -0 as -0, NaN as null and an infinity as the largest double; 32
+ * digits at most, and the sign, the point and a NUL.
+ */
+#define JQNUM_MAX	40
+
+size_t	 jqnum(char buf[JQNUM_MAX], double);
 /* a / b as Python divides integers: rounded once; b must not be 0. */
 double	 pydiv(int64_t a, int64_t b);
 
@@ -197,20 +212,25 @@ char	*shown(const char *s, size_t len, size_t max);
  * end.  It returns NULL and sets *endp past the closing quote, or returns
  * what is wrong and sets *endp where.  With out not NULL it also writes
  * the string's characters to out, UTF-8 (end - s bytes are room enough),
- * and their number to *outlen.
+ * and their number to *outlen.  With flags JSON_BYTES a lone surrogate
+ * escape \udc80 to \udcff is the byte 0x80 to 0xff, as Python's
+ * surrogateescape and json_quote write a byte that is not UTF-8; without,
+ * it is an error.
  *
  * json_fact says whether len bytes at s are a JSON text as a fact holds
  * one: a string, a number, true, false, null, [] or {}, alone.
  */
 size_t	 json_number(const char *s, size_t len);
 int	 json_exact(const char *s, size_t len);
-const char *json_string(const char *s, const char *end, const char **endp,
-	    char *out, size_t *outlen);
+#define JSON_BYTES	1
+
+const char *json_string(const char *s, const char *end, int flags,
+	    const char **endp, char *out, size_t *outlen);
 int	 json_fact(const char *s, size_t len);
 
 /*
  * jsonw.c: JSON written as Python's json.dumps writes it, with indent=2
- * and ensure_ascii.
+ * and ensure_ascii, or as jq 1.6 writes it.
  *
  * json_quote writes len bytes at s to out as a JSON string: printable
  * ASCII, and \" \\ \b \f \n \r \t or \u00XX for the rest, with surrogate
@@ -220,25 +240,36 @@ int	 json_fact(const char *s, size_t len);
  * 6 * len + 2 bytes; the length written is returned.
  *
  * A struct jsonw writes one document to fp, set before the first call
- * (the rest zero), in the layout of json.dumps(indent=2).  jw_open opens
+ * (the rest zero), in the layout of json.dumps(indent=2); with jq set,
+ * strings and numbers as jq writes them: a string's characters beyond
+ * ASCII as they are, DEL as \u007f, but a byte that is not UTF-8, which
+ * jq cannot hold, as json_quote does; a float as jqnum; with compact set,
+ * on one line without spaces, as jq -c; with base, indented as if base
+ * levels deep, to be put in a document there by jw_json.  jw_open opens
  * an object or array, c '{' or '[', and jw_close closes it; jw_int,
- * jw_float (as pyfloat), jw_null, jw_string (as json_quote) and jw_json
+ * jw_float (as pyfloat or jqnum), jw_null, jw_string (quoted) and jw_json
  * (a JSON text, as it is) write a value.  Each takes the key of the member
  * it starts in the object open, or NULL for an element of the array open
- * or for the document itself.  jw_quote writes a string alone.  Errors of
- * fp are the caller's to check.
+ * or for the document itself; or jw_key starts a member of a key of len
+ * bytes, whose value the next call, with key NULL, writes.  jw_quote
+ * writes a string alone.  Errors of fp are the caller's to check.
  */
 #define JW_MAXDEPTH	8
 
 struct jsonw {
 	FILE	*fp;
+	int	 jq;			/* jq's strings and numbers */
+	int	 compact;		/* on one line, as jq -c */
+	int	 base;			/* levels of indent before any */
 	int	 depth;			/* of the object or array open */
+	int	 keyed;			/* jw_key has started a member */
 	int	 empty[JW_MAXDEPTH + 1]; /* nothing yet at depth d */
 };
 
 size_t	 json_quote(char *out, const char *s, size_t len);
 void	 jw_open(struct jsonw *, const char *key, char c);
 void	 jw_close(struct jsonw *, char c);
+void	 jw_key(struct jsonw *, const char *key, size_t len);
 void	 jw_int(struct jsonw *, const char *key, int64_t);
 void	 jw_float(struct jsonw *, const char *key, double);
 void	 jw_null(struct jsonw *, const char *key);
@@ -262,11 +293,15 @@ void	 write_file(const char *path, const char *buf, size_t len);
 /*
  * jsondoc.c: a JSON document held whole, read into a tree of its values.
  *
- * jsondoc_read reads the one value in the len bytes at text, which a NUL
- * must follow.  Objects and arrays nested deeper than maxdepth, two
- * members of one object with one key, a string that is not UTF-8 or any
- * other error of JSON exits 1 with "prog: PATH:LINE: what is wrong", path
- * as messages show the document.
+ * jsondoc_parse reads the one value in the len bytes at text, which a NUL
+ * must follow, its strings read by json_string with flags.  Objects and
+ * arrays nested deeper than maxdepth, two members of one object with one
+ * key, a string that is not UTF-8 or any other error of JSON returns what
+ * is wrong (till the next call), *linenop its line, and leaves doc
+ * empty; else NULL.
+ * jsondoc_read does the same with flags 0, and on an error exits 1 with
+ * "prog: PATH:LINE: what is wrong", path as messages show the document.
+ * jsondoc_free frees what a document holds.
  *
  * keyat_repeated sorts n keys and returns the first one read whose key an
  * earlier one has, *firstp set to that one, or NULL if none repeats.
@@ -300,8 +335,11 @@ struct keyat {
 	size_t		 order;		/* its place among the keys tested */
 };
 
+const char *jsondoc_parse(struct jsondoc *, const char *text, size_t len,
+	    int maxdepth, int flags, unsigned long *linenop);
 void	 jsondoc_read(struct jsondoc *, const char *text, size_t len,
 	    const char *path, int maxdepth);
+void	 jsondoc_free(struct jsondoc *);
 const struct keyat *keyat_repeated(struct keyat *, size_t n,
 	    const struct keyat **firstp);
 

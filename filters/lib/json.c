@@ -131,9 +131,13 @@ put_utf8(char *w, uint32_t cp)
 	return w;
 }
 
-/* The \u escape at s, a surrogate pair taken whole, as a code point. */
+/*
+ * The \u escape at s, a surrogate pair taken whole, as a code point; with
+ * JSON_BYTES a lone \udc80 to \udcff as a byte, set in *bytep.
+ */
 static const char *
-unicode_escape(const char **sp, const char *end, uint32_t *cp)
+unicode_escape(const char **sp, const char *end, int flags, uint32_t *cp,
+    int *bytep)
 {
 	const char *s = *sp;
 	long hi, lo;
@@ -142,6 +146,11 @@ unicode_escape(const char **sp, const char *end, uint32_t *cp)
 		return "bad \\u escape: \\u and 4 hex digits";
 	*sp = s + 6;
 	*cp = hi;
+	if (hi >= 0xdc80 && hi <= 0xdcff && (flags & JSON_BYTES)) {
+		*cp = hi - 0xdc00;
+		*bytep = 1;
+		return NULL;
+	}
 	if (hi >= 0xdc00 && hi <= 0xdfff)
 		return "lone low surrogate in a \\u escape";
 	if (hi < 0xd800 || hi > 0xdbff)
@@ -155,13 +164,14 @@ unicode_escape(const char **sp, const char *end, uint32_t *cp)
 }
 
 const char *
-json_string(const char *s, const char *end, const char **endp, char *out,
-    size_t *outlen)
+json_string(const char *s, const char *end, int flags, const char **endp,
+    char *out, size_t *outlen)
 {
 	const char *why = NULL, *at;
 	char *w = out, c;
 	uint32_t cp;
 	size_t n;
+	int byte = 0;
 
 	for (s++; why == NULL; ) {
 		at = s;
@@ -175,8 +185,10 @@ json_string(const char *s, const char *end, const char **endp, char *out,
 			    "\\n, \\t or \\u00XX";
 		} else if (*s == '\\') {
 			c = s + 1 < end ? s[1] : '\0';
+			byte = 0;
 			if (c == 'u') {
-				why = unicode_escape(&s, end, &cp);
+				why = unicode_escape(&s, end, flags, &cp,
+				    &byte);
 			} else if (c != '\0' && strchr("\"\\/bfnrt", c)) {
 				cp = c == 'b' ? '\b' : c == 'f' ? '\f' :
 				    c == 'n' ? '\n' : c == 'r' ? '\r' :
@@ -185,7 +197,9 @@ json_string(const char *s, const char *end, const char **endp, char *out,
 			} else
 				why = "bad escape: a backslash comes before "
 				    "one of \"\\/bfnrtu";
-			if (why == NULL && out != NULL)
+			if (why == NULL && out != NULL && byte)
+				*w++ = cp;
+			else if (why == NULL && out != NULL)
 				w = put_utf8(w, cp);
 		} else if ((n = utf8_char(s, end - s, &cp)) == 0) {
 			why = "not UTF-8";
@@ -213,7 +227,7 @@ json_fact(const char *s, size_t len)
 	size_t i;
 
 	if (len > 0 && *s == '"')
-		return json_string(s, s + len, &endp, NULL, NULL) == NULL &&
+		return json_string(s, s + len, 0, &endp, NULL, NULL) == NULL &&
 		    endp == s + len;
 	if (len > 0 && json_number(s, len) == len)
 		return 1;

@@ -1,9 +1,12 @@
 /*
  * jsondoc.c: a JSON document read into a tree of its values, and the test
- * for keys given twice.  See h3prof.h.
+ * for keys given twice.  An error goes back to jsondoc_parse by longjmp(3)
+ * from however deep the parser is.  See h3prof.h.
  */
 #include <err.h>
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,27 +25,30 @@ struct parser {
 	const char	*p;		/* the next byte to read */
 	const char	*end;		/* a NUL is there */
 	unsigned long	 lineno;	/* the line of p */
-	const char	*path;		/* as messages show it */
 	int		 maxdepth;
+	int		 flags;		/* of json_string */
+	jmp_buf		 failed;	/* where an error goes back to */
+	char		 why[1024];	/* and what it is */
+	unsigned long	 whyline;	/* and at which line */
 };
 
 static size_t	value(struct parser *, int);
 
-/* An error at a line of the document. */
+/* An error at a line of the document: back to jsondoc_parse. */
 static _Noreturn void
-fail(const struct parser *ps, unsigned long lineno, const char *fmt, ...)
+fail(struct parser *ps, unsigned long lineno, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static _Noreturn void
-fail(const struct parser *ps, unsigned long lineno, const char *fmt, ...)
+fail(struct parser *ps, unsigned long lineno, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(ps->why, sizeof(ps->why), fmt, ap);
 	va_end(ap);
-	errx(1, "%s:%lu: %s", ps->path, lineno, msg);
+	ps->whyline = lineno;
+	longjmp(ps->failed, 1);
 }
 
 static int
@@ -117,7 +123,8 @@ string(struct parser *ps, const char **textp, size_t *lenp)
 	const char *why, *endp;
 	char *out = ps->doc->strings + ps->stringslen;
 
-	if ((why = json_string(ps->p, ps->end, &endp, out, lenp)) != NULL)
+	if ((why = json_string(ps->p, ps->end, ps->flags, &endp, out,
+	    lenp)) != NULL)
 		fail(ps, ps->lineno, "%s", why);
 	*textp = out;
 	ps->stringslen += *lenp;
@@ -131,17 +138,27 @@ uniquekeys(struct parser *ps, size_t n, size_t count)
 	const struct jsonnode *nodes = ps->doc->nodes;
 	const struct keyat *dup, *first;
 	struct keyat *keys;
+	unsigned long lineno;
 	size_t c, i = 0;
+	char *key, msg[sizeof(ps->why)];
 
 	if ((keys = reallocarray(NULL, count, sizeof(*keys))) == NULL)
 		err(1, NULL);
 	for (c = nodes[n].child; c != 0; c = nodes[c].next, i++)
 		keys[i] = (struct keyat){ nodes[c].key, nodes[c].keylen,
 		    nodes[c].lineno, i };
-	if ((dup = keyat_repeated(keys, count, &first)) != NULL)
-		fail(ps, dup->lineno, "duplicate key \"%s\" (first at line "
-		    "%lu)", shown(dup->s, dup->len, SHOWN_KEY), first->lineno);
+	if ((dup = keyat_repeated(keys, count, &first)) == NULL) {
+		free(keys);
+		return;
+	}
+	/* What a longjmp would lose is freed first. */
+	key = shown(dup->s, dup->len, SHOWN_KEY);
+	snprintf(msg, sizeof(msg), "duplicate key \"%s\" (first at line %lu)",
+	    key, first->lineno);
+	lineno = dup->lineno;
+	free(key);
 	free(keys);
+	fail(ps, lineno, "%s", msg);
 }
 
 /*
@@ -244,20 +261,53 @@ value(struct parser *ps, int depth)
 	return n;
 }
 
+const char *
+jsondoc_parse(struct jsondoc *doc, const char *text, size_t len,
+    int maxdepth, int flags, unsigned long *linenop)
+{
+	/* Static: the message outlives the call; volatile: setjmp. */
+	static struct parser ps;
+	struct parser *volatile psp = &ps;
+
+	memset(doc, 0, sizeof(*doc));
+	memset(psp, 0, offsetof(struct parser, failed));
+	psp->doc = doc;
+	psp->p = text;
+	psp->end = text + len;
+	psp->lineno = 1;
+	psp->maxdepth = maxdepth;
+	psp->flags = flags;
+	/* A string decoded is never longer than it is in the text. */
+	if ((doc->strings = malloc(len + 1)) == NULL)
+		err(1, NULL);
+	if (setjmp(psp->failed) != 0) {
+		jsondoc_free(doc);
+		*linenop = psp->whyline;
+		return psp->why;
+	}
+	skipspace(psp);
+	value(psp, 0);
+	skipspace(psp);
+	if (psp->p != psp->end)
+		fail(psp, psp->lineno, "more than one JSON value");
+	return NULL;
+}
+
 void
 jsondoc_read(struct jsondoc *doc, const char *text, size_t len,
     const char *path, int maxdepth)
 {
-	struct parser ps = { .doc = doc, .p = text, .end = text + len,
-	    .lineno = 1, .path = path, .maxdepth = maxdepth };
+	const char *why;
+	unsigned long lineno;
 
+	if ((why = jsondoc_parse(doc, text, len, maxdepth, 0, &lineno)) != NULL)
+		errx(1, "%s:%lu: %s", path, lineno, why);
+}
+
+void
+jsondoc_free(struct jsondoc *doc)
+{
+	free(doc->nodes);
+	free(doc->strings);
 	memset(doc, 0, sizeof(*doc));
-	/* A string decoded is never longer than it is in the text. */
-	if ((doc->strings = malloc(len + 1)) == NULL)
-		err(1, NULL);
-	skipspace(&ps);
-	value(&ps, 0);
-	skipspace(&ps);
-	if (ps.p != ps.end)
-		fail(&ps, ps.lineno, "more than one JSON value");
 }

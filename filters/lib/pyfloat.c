@@ -1,7 +1,9 @@
 /*
  * pyfloat.c: floats as Python makes them: a double as repr() and
- * json.dumps write it, and the quotient of two integers.  See h3prof.h.
+ * json.dumps write it, and the quotient of two integers; and a double as
+ * jq 1.6 prints it, from the same shortest digits.  See h3prof.h.
  */
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +39,9 @@ next_up(char *s)
  * first.  %.*e rounds correctly, so at each length the nearest digits are
  * the candidate; only below a power of two, where the doubles are twice as
  * dense, may they miss while the next ones up hit, and Python takes those.
+ * Digits of DBL_DIG or fewer that read back as a normal x are those of x
+ * to DBL_DIG digits, less their trailing zeros: one try finds the most
+ * common (prec 0: found).
  */
 static int
 shortest(double x, char digits[18])
@@ -45,7 +50,12 @@ shortest(double x, char digits[18])
 	const char *s;
 	int prec, n, exp;
 
-	for (prec = 1; prec < 17; prec++) {
+	prec = 1;
+	if (x >= DBL_MIN) {
+		snprintf(buf, sizeof(buf), "%.*e", DBL_DIG - 1, x);
+		prec = strtod(buf, NULL) == x ? 0 : DBL_DIG + 1;
+	}
+	for (; prec > 0 && prec < 17; prec++) {
 		snprintf(buf, sizeof(buf), "%.*e", prec - 1, x);
 		if (strtod(buf, NULL) == x)
 			break;
@@ -115,6 +125,65 @@ pyfloat(char buf[PYFLOAT_MAX], double x)
 			p += n - exp - 1;
 		} else
 			*p++ = '0';
+	}
+	*p = '\0';
+	return p - buf;
+}
+
+/*
+ * jq's layout of the digits (its jvp_dtoa_fmt, after David Gay's g_fmt):
+ * with the point after the first digit and a signed exponent of two
+ * digits or more when the exponent is below -4 or past 15 plus the
+ * digits after the first, else fixed, without a point for an integer.
+ */
+size_t
+jqnum(char buf[JQNUM_MAX], double x)
+{
+	char digits[18], *p = buf;
+	int exp, n, i;
+
+	if (isnan(x))
+		return (size_t)sprintf(buf, "null");
+	if (signbit(x)) {
+		*p++ = '-';
+		x = -x;
+	}
+	if (x == 0) {
+		*p++ = '0';
+		*p = '\0';
+		return p - buf;
+	}
+	if (isinf(x))
+		x = DBL_MAX;
+	/* An integer of 15 digits or fewer is its digits. */
+	if (x < 1e15 && x == (int64_t)x) {
+		p = fmt_int(p, (int64_t)x);
+		*p = '\0';
+		return p - buf;
+	}
+	exp = shortest(x, digits);
+	n = strlen(digits);
+	if (exp < -4 || exp > n + 14) {
+		*p++ = digits[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, digits + 1, n - 1);
+			p += n - 1;
+		}
+		p += sprintf(p, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+	} else if (exp < 0) {
+		*p++ = '0';
+		*p++ = '.';
+		for (i = -1; i > exp; i--)
+			*p++ = '0';
+		memcpy(p, digits, n);
+		p += n;
+	} else {
+		for (i = 0; i <= exp || i < n; i++) {
+			if (i == exp + 1)
+				*p++ = '.';
+			*p++ = i < n ? digits[i] : '0';
+		}
 	}
 	*p = '\0';
 	return p - buf;
