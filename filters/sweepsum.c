@@ -252,15 +252,45 @@ nodetext(const struct jsondoc *doc, size_t n, int compact, int base,
 }
 
 /*
+ * What names an element of an array of objects: its member name (a
+ * string), device or pid (a number), as nvtx_ranges, devices and
+ * process_kernels of a report hold them; NULL where it has none.  A
+ * figure of a range is then the same column in every run, wherever the
+ * range stands in its run's array.
+ */
+static const struct jsonnode *
+element_id(const struct jsondoc *doc, const struct jsonnode *v)
+{
+	static const struct { const char *key; char type; } ids[] = {
+		{ "name", '"' }, { "device", '0' }, { "pid", '0' },
+	};
+	const struct jsonnode *m;
+	size_t c, i;
+
+	if (v->type != '{')
+		return NULL;
+	for (c = v->child; c != 0; c = doc->nodes[c].next) {
+		m = &doc->nodes[c];
+		for (i = 0; i < sizeof(ids) / sizeof(*ids); i++)
+			if (m->type == ids[i].type &&
+			    m->keylen == strlen(ids[i].key) &&
+			    memcmp(m->key, ids[i].key, m->keylen) == 0)
+				return m;
+	}
+	return NULL;
+}
+
+/*
  * The figures of a report: its numbers and nulls outside run, streams
- * and top_kernels, named by their paths joined by dots.  Of two of one
- * name, the later value goes at the place of the first.
+ * and top_kernels, named by their paths joined by dots, an element of an
+ * array by its id (element_id) or else its index.  Of two of one name,
+ * the later value goes at the place of the first.
  */
 static void
 figures(struct run *r, const struct jsondoc *doc, size_t n, char **path,
     size_t *pathlen, size_t *pathmax)
 {
-	const struct jsonnode *v;
+	const struct jsonnode *v, *id;
 	struct jsonnode elem;
 	struct name *f;
 	size_t c, len = *pathlen, i;
@@ -275,10 +305,15 @@ figures(struct run *r, const struct jsondoc *doc, size_t n, char **path,
 		    memcmp(v->key, "top_kernels", 11) == 0)))
 			continue;
 		*pathlen = len;
-		if (v->key == NULL) {	/* an element, named by its index */
+		if (v->key == NULL) {	/* an element, by its id or index */
 			elem = *v;
-			elem.key = num;
-			elem.keylen = fmt_int(num, i) - num;
+			if ((id = element_id(doc, v)) != NULL) {
+				elem.key = id->text;
+				elem.keylen = id->textlen;
+			} else {
+				elem.key = num;
+				elem.keylen = fmt_int(num, i) - num;
+			}
 			v = &elem;
 		}
 		*path = grow(*path, *pathlen + v->keylen + 1, pathmax, 1);
