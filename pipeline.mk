@@ -490,3 +490,56 @@ compare:
 	    -- '$(BASE)' '$(NEW)'
 
 .PHONY: compare
+
+# --- the pages -------------------------------------------------------------------
+#
+# make reports also writes, unless HTML=0 (for hosts that read no pages):
+#
+# RUN/report.html	the run's page (h3page(1)): its figures, kernel time
+#			per category, a timeline strip of its kernels per
+#			device and stream, its streams and top kernels.
+# REPORTS/index.html	the sweep's page: the configurations fastest first,
+#			their kernel time per category and busy and idle
+#			time, and links to the runs' pages.
+#
+# Both are self-contained HTML, inline SVG charts drawn by gnuplot and no
+# script, and the same inputs give the same bytes.  A run's page follows
+# its report.json, which follows the trace and the rules; the index
+# follows the summaries.  Without gnuplot, make reports fails, saying how
+# to install it or skip the pages.
+
+HTML ?= 1
+h3_page := $(H3PROF_SCRIPTS)/h3page
+h3_pages := $(h3_jsons:.json=.html)
+h3_index := $(h3_reports)/index.html
+
+ifeq ($(HTML)$(h3_errs),1)
+reports: $(h3_pages) $(h3_index)
+endif
+
+$(h3_pages): %.html: %.json $(h3_page) $(h3_lib) $(H3PROF_MK) \
+	$(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals classify \
+	timeline) | h3-gnuplot
+	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -r '$(H3PROF_RULES)' -o '$@' '$<'
+
+$(h3_index): $(h3_summaries) $(h3_page) $(h3_lib) $(H3PROF_MK) | h3-gnuplot
+	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -s -o '$@' \
+	    '$(h3_reports)/summary.json' '$(h3_list)'
+
+h3-gnuplot:
+	@command -v gnuplot >/dev/null || { printf '%s%s%s\n' \
+	    'pipeline.mk: the pages of make reports need gnuplot, which is ' \
+	    'not installed: install it (apt-get install gnuplot-nox, or ' \
+	    'dev/install-deps), or skip the pages with make reports HTML=0' >&2; \
+	    exit 1; }
+
+ifeq ($(h3_errs),)
+clean-reports: h3-clean-pages
+endif
+h3-clean-pages:
+	rm -f -- $(h3_index) $(call h3_dead,$(wildcard \
+	    $(h3_reports)/.index.html.[0-9]*))$(call h3_chunks,rm -f --,\
+	    $(foreach p,$(h3_pages),$p $(call h3_dead,$(wildcard \
+	    $(dir $p).report.html.[0-9]*))))
+
+.PHONY: h3-gnuplot h3-clean-pages
