@@ -341,7 +341,8 @@ h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 $(h3_jsons): $(h3_tools)
 	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
-	    $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
+	    $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
+	    '$(@D)/report.html'; \
 	    $(if $(h3_keepgoing),:,exit 1); }
 	@[ ! -f '$@' ] || printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs'
 
@@ -359,13 +360,13 @@ define h3_exporting
     'pipeline.mk: $<: an nsys report is read through its SQLite export, ' \
     'which needs nsys, and $(NSYS) is no command: put nsys on the PATH or ' \
     'name it in NSYS=, or export it where nsys is (nsys export --type sqlite) and put $(@F) beside it' | \
-    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:report.err=kernels.tsv)'; exit 1; }
+    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:.err=.html)' '$(h3_errfile:report.err=kernels.tsv)'; exit 1; }
 '$(NSYS)' export --type sqlite --quiet true --force-overwrite true \
     --output '$(h3_tmp).sqlite' '$(patsubst -%,./-%,$<)' \
     2>'$(h3_tmp).err' || { cat -- '$(h3_tmp).err' >&2; \
     echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$(h3_tmp).err'; \
     mv -f -- '$(h3_tmp).err' '$(h3_errfile)'; \
-    rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:report.err=kernels.tsv)'; \
+    rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:.err=.html)' '$(h3_errfile:report.err=kernels.tsv)'; \
     rm -f -- '$(h3_tmp).sqlite'; exit 1; }
 @rm -f -- '$(h3_tmp).err'
 @mv -f -- '$(h3_tmp).sqlite' '$@'
@@ -499,14 +500,16 @@ compare:
 #			per category, a timeline strip of its kernels per
 #			device and stream, its streams and top kernels.
 # REPORTS/index.html	the sweep's page: the configurations fastest first,
-#			their kernel time per category and busy and idle
-#			time, and links to the runs' pages.
+#			their kernel time per category, busy and idle time,
+#			idle gaps, the GPU span against each numeric
+#			setting, and links to the runs' pages.
 #
 # Both are self-contained HTML, inline SVG charts drawn by gnuplot and no
 # script, and the same inputs give the same bytes.  A run's page follows
 # its report.json, which follows the trace and the rules; the index
-# follows the summaries.  Without gnuplot, make reports fails, saying how
-# to install it or skip the pages.
+# follows the summaries; a run that fails loses its page with its
+# report.  Without gnuplot, make reports does nothing and says how to
+# install it or skip the pages (exit 2).
 
 HTML ?= 1
 h3_page := $(H3PROF_SCRIPTS)/h3page
@@ -515,23 +518,25 @@ h3_index := $(h3_reports)/index.html
 
 ifeq ($(HTML)$(h3_errs),1)
 reports: $(h3_pages) $(h3_index)
+# Asked for the pages, make says at once, before it does anything, that
+# it cannot draw them.
+ifneq ($(filter reports,$(or $(MAKECMDGOALS),$(h3_goal))),)
+ifeq ($(shell command -v gnuplot),)
+$(error the pages of make reports need gnuplot, which is not installed: \
+    install it (apt-get install gnuplot-nox, or dev/install-deps), or skip \
+    the pages with make reports HTML=0)
+endif
+endif
 endif
 
 $(h3_pages): %.html: %.json $(h3_page) $(h3_lib) $(H3PROF_MK) \
 	$(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals classify \
-	timeline) | h3-gnuplot
+	timeline)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -r '$(H3PROF_RULES)' -o '$@' '$<'
 
-$(h3_index): $(h3_summaries) $(h3_page) $(h3_lib) $(H3PROF_MK) | h3-gnuplot
+$(h3_index): $(h3_summaries) $(h3_page) $(h3_lib) $(H3PROF_MK)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -s -o '$@' \
 	    '$(h3_reports)/summary.json' '$(h3_list)'
-
-h3-gnuplot:
-	@command -v gnuplot >/dev/null || { printf '%s%s%s\n' \
-	    'pipeline.mk: the pages of make reports need gnuplot, which is ' \
-	    'not installed: install it (apt-get install gnuplot-nox, or ' \
-	    'dev/install-deps), or skip the pages with make reports HTML=0' >&2; \
-	    exit 1; }
 
 ifeq ($(h3_errs),)
 clean-reports: h3-clean-pages
@@ -542,4 +547,4 @@ h3-clean-pages:
 	    $(foreach p,$(h3_pages),$p $(call h3_dead,$(wildcard \
 	    $(dir $p).report.html.[0-9]*))))
 
-.PHONY: h3-gnuplot h3-clean-pages
+.PHONY: h3-clean-pages
