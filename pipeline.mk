@@ -498,7 +498,8 @@ compare:
 #
 # RUN/report.html	the run's page (h3page(1)): its figures, kernel time
 #			per category, a timeline strip of its kernels per
-#			device and stream, its streams and top kernels.
+#			device and stream, its idle gaps, its streams and
+#			top kernels.
 # REPORTS/index.html	the sweep's page: the configurations fastest first,
 #			their kernel time per category, busy and idle time,
 #			idle gaps, the GPU span against each numeric
@@ -531,7 +532,7 @@ endif
 
 $(h3_pages): %.html: %.json $(h3_page) $(h3_lib) $(H3PROF_MK) \
 	$(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals classify \
-	timeline)
+	timeline gapstat)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -r '$(H3PROF_RULES)' -o '$@' '$<'
 
 $(h3_index): $(h3_summaries) $(h3_page) $(h3_lib) $(H3PROF_MK)
