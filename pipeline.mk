@@ -502,8 +502,9 @@ compare:
 #			top kernels.
 # REPORTS/index.html	the sweep's page: the configurations fastest first,
 #			their kernel time per category, busy and idle time,
-#			idle gaps, the GPU span against each numeric
-#			setting, and links to the runs' pages.
+#			idle gaps, the GPU span and the kernel time per
+#			category against each numeric setting, and links
+#			to the runs' pages.
 #
 # Both are self-contained HTML, inline SVG charts drawn by gnuplot and no
 # script, and the same inputs give the same bytes.  A run's page follows
