@@ -338,11 +338,12 @@ h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 # check after the summary fails the sweep.
 h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
+# A run's page (see the pages, below) goes as its report is made again.
 $(h3_jsons): $(h3_tools)
-	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
+	$(if $(h3_out),mkdir -p -- '$(@D)' && )rm -f -- '$(@D)/report.html' && \
+	    H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
-	    $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
-	    '$(@D)/report.html'; \
+	    $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
 	    $(if $(h3_keepgoing),:,exit 1); }
 	@[ ! -f '$@' ] || printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs'
 
@@ -509,16 +510,22 @@ compare:
 # Both are self-contained HTML, inline SVG charts drawn by gnuplot and no
 # script, and the same inputs give the same bytes.  A run's page follows
 # its report.json, which follows the trace and the rules; the index
-# follows the summaries; a run that fails loses its page with its
-# report.  Without gnuplot, make reports does nothing and says how to
-# install it or skip the pages (exit 2).
+# follows the summaries.  A page never outlives what it shows: a run's
+# page goes as its report is made again (so a run that fails has none),
+# and with HTML=0 an index older than the summary goes.  Without
+# gnuplot, make reports does nothing and says how to install it or skip
+# the pages (exit 2).
 
 HTML ?= 1
 h3_page := $(H3PROF_SCRIPTS)/h3page
+h3_pagelibs := $(h3_lib) $(patsubst %h3lib.sh,%h3.jq,$(h3_lib))
 h3_pages := $(h3_jsons:.json=.html)
 h3_index := $(h3_reports)/index.html
 
-ifeq ($(HTML)$(h3_errs),1)
+ifeq ($(h3_errs),)
+ifeq ($(HTML),0)
+reports: h3-stale-index
+else
 reports: $(h3_pages) $(h3_index)
 # Asked for the pages, make says at once, before it does anything, that
 # it cannot draw them.
@@ -530,15 +537,20 @@ $(error the pages of make reports need gnuplot, which is not installed: \
 endif
 endif
 endif
+endif
 
-$(h3_pages): %.html: %.json $(h3_page) $(h3_lib) $(H3PROF_MK) \
+$(h3_pages): %.html: %.json $(h3_page) $(h3_pagelibs) $(H3PROF_MK) \
 	$(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals classify \
 	timeline gapstat)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -r '$(H3PROF_RULES)' -o '$@' '$<'
 
-$(h3_index): $(h3_summaries) $(h3_page) $(h3_lib) $(H3PROF_MK)
+$(h3_index): $(h3_summaries) $(h3_page) $(h3_pagelibs) $(H3PROF_MK)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -s -o '$@' \
 	    '$(h3_reports)/summary.json' '$(h3_list)'
+
+h3-stale-index: $(h3_summaries)
+	@[ ! -e '$(h3_index)' ] || [ '$(h3_index)' -nt \
+	    '$(h3_reports)/summary.json' ] || rm -f -- '$(h3_index)'
 
 ifeq ($(h3_errs),)
 clean-reports: h3-clean-pages
@@ -549,4 +561,4 @@ h3-clean-pages:
 	    $(foreach p,$(h3_pages),$p $(call h3_dead,$(wildcard \
 	    $(dir $p).report.html.[0-9]*))))
 
-.PHONY: h3-clean-pages
+.PHONY: h3-clean-pages h3-stale-index
