@@ -95,7 +95,8 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 # A filter finds its rules in ../share/h3prof beside its directory: there
 # a link leads to the one copy.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
-	scripts/h3summary scripts/h3profile scripts/h3sweep scripts/h3compare
+	scripts/h3summary scripts/h3profile scripts/h3sweep scripts/h3compare \
+	scripts/h3page
 LIBEXEC := $(DESTDIR)$(PREFIX)/libexec/h3prof
 SHARE := $(DESTDIR)$(PREFIX)/share
 install: all

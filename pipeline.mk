@@ -372,8 +372,10 @@ h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 # check after the summary fails the sweep.
 h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
+# A run's page (see the pages, below) goes as its report is made again.
 $(h3_jsons): $(h3_tools)
-	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
+	$(if $(h3_out),mkdir -p -- '$(@D)' && )rm -f -- '$(@D)/report.html' && \
+	    H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
 	    $(h3_scope) $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
 	    $(if $(h3_keepgoing),:,exit 1); }
@@ -393,13 +395,13 @@ define h3_exporting
     'pipeline.mk: $<: an nsys report is read through its SQLite export, ' \
     'which needs nsys, and $(NSYS) is no command: put nsys on the PATH or ' \
     'name it in NSYS=, or export it where nsys is (nsys export --type sqlite) and put $(@F) beside it' | \
-    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:report.err=kernels.tsv)'; exit 1; }
+    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:.err=.html)' '$(h3_errfile:report.err=kernels.tsv)'; exit 1; }
 '$(NSYS)' export --type sqlite --quiet true --force-overwrite true \
     --output '$(h3_tmp).sqlite' '$(patsubst -%,./-%,$<)' \
     2>'$(h3_tmp).err' || { cat -- '$(h3_tmp).err' >&2; \
     echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$(h3_tmp).err'; \
     mv -f -- '$(h3_tmp).err' '$(h3_errfile)'; \
-    rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:report.err=kernels.tsv)'; \
+    rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:.err=.html)' '$(h3_errfile:report.err=kernels.tsv)'; \
     rm -f -- '$(h3_tmp).sqlite'; exit 1; }
 @rm -f -- '$(h3_tmp).err'
 @mv -f -- '$(h3_tmp).sqlite' '$@'
@@ -525,3 +527,73 @@ compare:
 	    -- '$(BASE)' '$(NEW)'
 
 .PHONY: compare
+
+# --- the pages -------------------------------------------------------------------
+#
+# make reports also writes, unless HTML=0 (for hosts that read no pages):
+#
+# RUN/report.html	the run's page (h3page(1)): its figures, kernel time
+#			per category, a timeline strip of its kernels per
+#			device and stream, its idle gaps, its streams and
+#			top kernels.
+# REPORTS/index.html	the sweep's page: the configurations fastest first,
+#			their kernel time per category, busy and idle time,
+#			idle gaps, the GPU span and the kernel time per
+#			category against each numeric setting, and links
+#			to the runs' pages.
+#
+# Both are self-contained HTML, inline SVG charts drawn by gnuplot and no
+# script, and the same inputs give the same bytes.  A run's page follows
+# its report.json, which follows the trace and the rules; the index
+# follows the summaries.  A page never outlives what it shows: a run's
+# page goes as its report is made again (so a run that fails has none),
+# and with HTML=0 an index older than the summary goes.  Without
+# gnuplot, make reports does nothing and says how to install it or skip
+# the pages (exit 2).
+
+HTML ?= 1
+h3_page := $(H3PROF_SCRIPTS)/h3page
+h3_pagelibs := $(h3_lib) $(patsubst %h3lib.sh,%h3.jq,$(h3_lib))
+h3_pages := $(h3_jsons:.json=.html)
+h3_index := $(h3_reports)/index.html
+
+ifeq ($(h3_errs),)
+ifeq ($(HTML),0)
+reports: h3-stale-index
+else
+reports: $(h3_pages) $(h3_index)
+# Asked for the pages, make says at once, before it does anything, that
+# it cannot draw them.
+ifneq ($(filter reports,$(or $(MAKECMDGOALS),$(h3_goal))),)
+ifeq ($(shell command -v gnuplot),)
+$(error the pages of make reports need gnuplot, which is not installed: \
+    install it (apt-get install gnuplot-nox, or dev/install-deps), or skip \
+    the pages with make reports HTML=0)
+endif
+endif
+endif
+endif
+
+$(h3_pages): %.html: %.json $(h3_page) $(h3_pagelibs) $(H3PROF_MK) \
+	$(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals classify \
+	timeline gapstat)
+	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -r '$(H3PROF_RULES)' -o '$@' '$<'
+
+$(h3_index): $(h3_summaries) $(h3_page) $(h3_pagelibs) $(H3PROF_MK)
+	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -s -o '$@' \
+	    '$(h3_reports)/summary.json' '$(h3_list)'
+
+h3-stale-index: $(h3_summaries)
+	@[ ! -e '$(h3_index)' ] || [ '$(h3_index)' -nt \
+	    '$(h3_reports)/summary.json' ] || rm -f -- '$(h3_index)'
+
+ifeq ($(h3_errs),)
+clean-reports: h3-clean-pages
+endif
+h3-clean-pages:
+	rm -f -- $(h3_index) $(call h3_dead,$(wildcard \
+	    $(h3_reports)/.index.html.[0-9]*))$(call h3_chunks,rm -f --,\
+	    $(foreach p,$(h3_pages),$p $(call h3_dead,$(wildcard \
+	    $(dir $p).report.html.[0-9]*))))
+
+.PHONY: h3-clean-pages h3-stale-index

@@ -4,6 +4,7 @@
  * See gapstat(1).
  */
 #include <err.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,10 @@
 static int64_t	*gaps;
 /* Gaps held in gaps, and room for how many. */
 static size_t	 ngaps, gapscap;
+/* Bins of -b, ten a decade: bin k holds the gaps below edge[k] and not
+   below edge[k - 1] (1 for k = 0), their count and their sum. */
+#define NBINS		189
+static int64_t	 edge[NBINS], bincount[NBINS], binns[NBINS];
 
 static _Noreturn void usage(int);
 
@@ -37,6 +42,23 @@ cmpgap(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Count a gap in its bin of -b. */
+static void
+bin(int64_t gap)
+{
+	size_t lo = 0, hi = NBINS - 1, mid;
+
+	while (lo < hi) {	/* the first edge above the gap */
+		mid = (lo + hi) / 2;
+		if (edge[mid] > gap)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	bincount[lo]++;
+	binns[lo] += gap;
+}
+
 /* The p-th percentile of the sorted gaps by nearest rank, 0 if none. */
 static int64_t
 percentile(size_t p)
@@ -54,11 +76,16 @@ main(int argc, char *argv[])
 	char avg[PYFLOAT_MAX];
 	const char *prefix = "";
 	int64_t start = 0, end = 0, gap, count = 0, total = 0, max = 0;
-	int ch, idle = 0, quantiles = 0, first = 1;
+	int ch, idle = 0, quantiles = 0, bins = 0, first = 1;
+	size_t k;
+	char key[48];
 
-	while ((ch = getopt_long(argc, argv, "hp:qu", helpopt,
+	while ((ch = getopt_long(argc, argv, "bhp:qu", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'b':
+			bins = 1;
+			break;
 		case 'h':
 			usage(0);
 		case 'p':
@@ -78,6 +105,9 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 1)
 		usage(EXIT_USAGE);
+	/* 10^((k + 1) / 10) rounded: the last, 10^18.9, is below 2^63. */
+	for (k = 0; k < NBINS; k++)
+		edge[k] = llround(pow(10, (k + 1) / 10.0));
 
 	/*
 	 * Gaps lie between runs of intervals.  The reference takes each gap
@@ -102,6 +132,8 @@ main(int argc, char *argv[])
 				max = gap;
 			if (quantiles)
 				keep(gap);
+			if (bins)
+				bin(gap);
 		}
 		start = iv.start;
 		end = iv.end;
@@ -126,6 +158,15 @@ main(int argc, char *argv[])
 		put_fact(prefix, "p90_ns", percentile(90));
 		put_fact(prefix, "p99_ns", percentile(99));
 	}
+	for (k = 0; bins && k < NBINS; k++) {
+		if (bincount[k] == 0)
+			continue;
+		snprintf(key, sizeof(key), "bin.%lld.count",
+		    (long long)edge[k]);
+		put_fact(prefix, key, bincount[k]);
+		snprintf(key, sizeof(key), "bin.%lld.ns", (long long)edge[k]);
+		put_fact(prefix, key, binns[k]);
+	}
 	close_stdout();
 	return 0;
 }
@@ -134,5 +175,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: gapstat [-hqu] [-p prefix] [file]\n", status);
+	usage_exit("usage: gapstat [-bhqu] [-p prefix] [file]\n", status);
 }

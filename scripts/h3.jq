@@ -12,3 +12,12 @@ def shown:
 	      elif . >= 128 and . < 160 then (194 | octal) + octal
 	      else [.] end)
 	| add // [] | implode;
+
+# A number with $d digits after the point, as text; null as "".
+def fixed($d):
+	if . == null then "" else
+	(. * pow(10; $d) | round) as $r
+	| ($r | fabs | tostring | until(length > $d; "0" + .)) as $s
+	| ($s | length) as $l
+	| (if $r < 0 then "-" else "" end) + $s[0:$l - $d]
+	  + (if $d > 0 then "." + $s[$l - $d:] else "" end) end;
