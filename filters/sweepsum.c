@@ -1541,6 +1541,53 @@ putgroupscsv(FILE *fp)
 
 /* --- summary.md ------------------------------------------------------------ */
 
+/* The figure of a run named name, NaN where it has none. */
+static double
+runfig(const struct run *r, const char *name)
+{
+	const struct name *f;
+	size_t i;
+
+	if ((f = groups_find(&figs, name, strlen(name))) == NULL)
+		return NAN;
+	for (i = 0; i < r->nvals; i++)
+		if (r->vals[i].fig == f->index)
+			return r->vals[i].isnull ? NAN : r->vals[i].v;
+	return NAN;
+}
+
+/*
+ * The runs whose report says their CUDA graph launches hide their
+ * kernels (reportjson(1) graphs): their category tables miss those
+ * kernels, which the summary's figures cannot show.
+ */
+static void
+graphwarnings(FILE *fp)
+{
+	const struct run *r;
+	double hidden;
+	int any = 0;
+
+	for (r = runs; r < runs + nreports; r++) {
+		hidden = runfig(r, "graphs.launches_without_kernels");
+		if (!(hidden > 0))
+			continue;
+		if (!any++)
+			fputs("## Warnings\n\n", fp);
+		fputs("- ", fp);
+		mdtext(fp, r->name, r->namelen, 0);
+		fputs(": ", fp);
+		putnum(fp, hidden);
+		fputs(" of ", fp);
+		putnum(fp, runfig(r, "graphs.launches"));
+		fputs(" CUDA graph launches show none of their kernels: the "
+		    "category table misses them; profile with "
+		    "`--cuda-graph-trace=node` to see them.\n", fp);
+	}
+	if (any)
+		putc('\n', fp);
+}
+
 /* The mean of a figure of a group, NaN for none. */
 static double
 mean(const struct conf *g, const char *fig)
@@ -1832,6 +1879,7 @@ putsummarymd(FILE *fp)
 		}
 		putc('\n', fp);
 	}
+	graphwarnings(fp);
 	if (nruns > nreports)
 		fputs("## Failed runs\n\n", fp);
 	for (r = runs + nreports; r < runs + nruns; r++) {
