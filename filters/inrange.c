@@ -111,22 +111,6 @@ static struct lines	 rin;
 /* The start of the range line last read. */
 static int64_t		 prevrange;
 
-/* Split off the next tab-separated column; NULL if there is none. */
-static char *
-column(char **p)
-{
-	char *s = *p, *tab;
-
-	if (s == NULL)
-		return NULL;
-	if ((tab = strchr(s, '\t')) != NULL) {
-		*tab = '\0';
-		*p = tab + 1;
-	} else
-		*p = NULL;
-	return s;
-}
-
 /* Read the next range line into r; return 0 at the end. */
 static int
 next_range(struct range *r)

@@ -142,7 +142,7 @@ ivin_open(struct ivin *r, const char *path, int sorted)
 }
 
 /* Split off the next tab-separated column; NULL if there is none. */
-static char *
+char *
 column(char **p)
 {
 	char *s = *p, *tab;

@@ -39,6 +39,7 @@ struct lines {
 
 void	 lines_open(struct lines *, const char *path);
 char	*lines_next(struct lines *, size_t *lenp);
+char	*column(char **);
 void	 lines_close(struct lines *);
 
 /*
