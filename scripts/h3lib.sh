@@ -48,15 +48,14 @@ h3_die() {
 	exit 1
 }
 
-# h3_escape TEXT: TEXT as a fact value: backslash, tab, newline and CR
-# escaped as in names (h3prof(5)).
+# h3_escape VAR TEXT: set VAR to TEXT as a fact value: backslash, tab,
+# newline and CR escaped as in names (h3prof(5)).
 h3_escape() {
-	local s=$1
-	s=${s//\\/\\\\}
-	s=${s//$tab/\\t}
-	s=${s//$'\n'/\\n}
-	s=${s//$'\r'/\\r}
-	printf '%s' "$s"
+	local -n h3_esc=$1
+	h3_esc=${2//\\/\\\\}
+	h3_esc=${h3_esc//$tab/\\t}
+	h3_esc=${h3_esc//$'\n'/\\n}
+	h3_esc=${h3_esc//$'\r'/\\r}
 }
 
 # h3_shown VAR TEXT: set VAR to TEXT fit for a terminal: each control
