@@ -338,12 +338,13 @@ h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 # check after the summary fails the sweep.
 h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
+# One shell a run: the inputs are recorded once the report is made.
 $(h3_jsons): $(h3_tools)
 	$(if $(h3_out),mkdir -p -- '$(@D)' && )H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
-	    $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
+	    $(h3_args) && printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs' || \
+	    { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
 	    $(if $(h3_keepgoing),:,exit 1); }
-	@[ ! -f '$@' ] || printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs'
 
 # A trace file the run lost, or a run directory deleted, is no reason for
 # make to stop: h3report says what is missing, as with any broken run.
