@@ -233,7 +233,7 @@ h3_where := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
 ifneq ($(filter-out $(h3_d)/%,$(h3_found))$(strip $(foreach \
     f,$(h3_found),$(call h3_unsafe,$(notdir $f)))),)
 $(call h3_err,run directory $(h3_d): a trace file name in it $(h3_rename))
-else ifneq ($(filter $(h3_n),$(h3_names)),)
+else ifneq ($(and $(h3_samenames),$(filter $(h3_n),$(h3_names))),)
 $(call h3_err,run directory $(h3_d): another run is named $(h3_n)$(,) the \
     last part of its path; a sweep needs distinct names)
 else ifneq ($(word 2,$(h3_pairs)),)
@@ -272,17 +272,16 @@ $(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
     $(wildcard $(h3_d)/*/*.csv $(h3_d)/*/*.sqlite $(h3_d)/*/*.nsys-rep),; \
     did you mean '$(h3_d)/*'?))
 endif
+ifneq ($(h3_samenames),)
 h3_names += $(h3_n)
+endif
 endef
 
 # h3_define: the rules of the report of run h3_d, read from h3_srcs.  It
 # is made again when what report.inputs says it was made from is no more
 # so.  (Make 4.3's $(file <) keeps the last newline of some files: what it
 # reads is compared stripped.)
-h3_ids :=
 define h3_define
-h3_i := $(words x $(h3_ids))
-h3_ids += $(h3_i)
 h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
 h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
@@ -293,18 +292,29 @@ $(h3_json_$(h3_i)): $(h3_srcs) $(h3_conf) $(if $(subst $(h3_was_in),,$(h3_in))$(
 $(h3_json_$(h3_i)): private h3_args := -n '$(h3_n)' \
     $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s')
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
-h3_files += $(h3_srcs) $(h3_conf)
+h3_files_$(h3_i) := $(h3_srcs) $(h3_conf)
 endef
 
+# Run directory N of h3_dirs is run N, h3_i, the key of its variables;
+# the names of runs are compared one by one only when two are the same.
+# (No list grows run by run, with += or counted with $(words): each step
+# would copy or scan it, and 10,000 runs would take seconds.)
+h3_seq := $(if $(h3_dirs),$(shell seq $(words $(h3_dirs))))
+h3_allnames := $(notdir $(abspath $(h3_dirs)))
+h3_samenames := $(if $(filter-out $(words $(h3_allnames)),$(words $(sort \
+    $(h3_allnames)))),yes)
 h3_names :=
-h3_files :=
-$(foreach d,$(h3_dirs),$(if $(call h3_unsafe,$d),\
+$(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
+    $(foreach i,$(firstword $(subst |, ,$p)),$(foreach d,$(patsubst \
+    $i|%,%,$p),$(if $(call h3_unsafe,$d),\
     $(call h3_err,run directory $d: its path $(h3_rename)),\
     $(if $(call h3_unsafe,$(call h3_name,$d)),\
 	$(call h3_err,run directory $d: its name $(call h3_name,$d) $(h3_rename)),\
-	$(eval h3_d := $d)$(eval h3_n := $(call h3_name,$d))$(eval \
-	    $(value h3_run)))))
+	$(eval h3_i := $i)$(eval h3_d := $d)$(eval h3_n := $(call \
+	    h3_name,$d))$(eval $(value h3_run)))))))
+h3_ids := $(foreach i,$(h3_seq),$(if $(h3_json_$i),$i))
 h3_jsons := $(foreach i,$(h3_ids),$(h3_json_$i))
+h3_files := $(foreach i,$(h3_ids),$(h3_files_$i))
 ifeq ($(TRACES)$(TRACES_FROM),)
 $(call h3_err,no TRACES given$(,) and $(h3_reports) remembers no sweep: name \
     the run directories$(,) as in make reports TRACES='runs/*')
