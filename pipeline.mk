@@ -55,6 +55,10 @@
 # What it makes, all written to a temporary file and renamed, so that none
 # is ever partial:
 #
+# A run directory of make sweep HOSTS=... holds no trace but a report.json
+# made where its traces are, which its config.json names (traces_at): the
+# report is taken as it is, and make clean-reports leaves it.
+#
 # RUN/report.json	the report of h3report (reportjson -x): every key of
 #			the reference's report, then the extensions.  Its
 #			time is when its reading began.  A run that cannot
@@ -265,6 +269,13 @@ $(h3_srcs): $(h3_reps)
 endif
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
+else ifneq ($(and $(wildcard $(h3_d)/report.json),$(findstring "traces_at":,$(file \
+    <$(h3_d)/config.json))),)
+# Reduced where its traces are, by make sweep HOSTS=...: its report is
+# taken as it is, for it cannot be made again here.
+h3_name_$(h3_i) := $(h3_n)
+h3_json_$(h3_i) := $(h3_d)/report.json
+h3_kept_$(h3_i) := yes
 else
 $(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
     f,$(h3_gpu) $(h3_kx),$(if $(call h3_havemate,$f),,; found \
@@ -313,7 +324,8 @@ $(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
 	$(eval h3_i := $i)$(eval h3_d := $d)$(eval h3_n := $(call \
 	    h3_name,$d))$(eval $(value h3_run)))))))
 h3_ids := $(foreach i,$(h3_seq),$(if $(h3_json_$i),$i))
-h3_jsons := $(foreach i,$(h3_ids),$(h3_json_$i))
+h3_jsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),,$(h3_json_$i)))
+h3_keptjsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),$(h3_json_$i)))
 h3_files := $(foreach i,$(h3_ids),$(h3_files_$i))
 ifeq ($(TRACES)$(TRACES_FROM),)
 $(call h3_err,no TRACES given$(,) and $(h3_reports) remembers no sweep: name \
@@ -422,7 +434,7 @@ $(h3_list) $(h3_record):
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
 	$(h3_reports)/groups.csv
-$(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_summary) \
+$(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) $(h3_summary) \
 	$(h3_lib) $(H3PROF_MK)
 	'$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' '$(h3_list)'
 
