@@ -52,12 +52,12 @@
 # line, that the sweep changed.  REPEAT_KEYS and the rules are those
 # given, or the defaults, each time: what changed is redone.
 #
-# What it makes, all written to a temporary file and renamed, so that none
-# is ever partial:
-#
 # A run directory of make sweep HOSTS=... holds no trace but a report.json
 # made where its traces are, which its config.json names (traces_at): the
 # report is taken as it is, and make clean-reports leaves it.
+#
+# What it makes, all written to a temporary file and renamed, so that none
+# is ever partial:
 #
 # RUN/report.json	the report of h3report (reportjson -x): every key of
 #			the reference's report, then the extensions.  Its
@@ -436,8 +436,8 @@ $(h3_list) $(h3_record):
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
 	$(h3_reports)/groups.csv
-$(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) $(h3_summary) \
-	$(h3_lib) $(H3PROF_MK)
+$(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \
+	$(h3_summary) $(h3_lib) $(H3PROF_MK)
 	'$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' '$(h3_list)'
 
 ifeq ($(h3_errs),)
