@@ -269,6 +269,8 @@ $(h3_srcs): $(h3_reps)
 endif
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
+# The export is made by its own rules, not taken as it is.
+h3_files_$(h3_i) := $(h3_conf)
 else ifneq ($(and $(wildcard $(h3_d)/report.json),$(findstring "traces_at":,$(file \
     <$(h3_d)/config.json))),)
 # Reduced where its traces are, by make sweep HOSTS=...: its report is
@@ -371,8 +373,12 @@ $(h3_jsons): $(h3_tools)
 # A trace file the run lost, or a run directory deleted, is no reason for
 # make to stop: h3report says what is missing, as with any broken run.
 # (An empty recipe, not none: make 4.3 takes seconds over thousands of
-# targets of a rule without one.)
-$(sort $(h3_files)): ;
+# targets of a rule without one.  But none for an export beside its nsys
+# report, which the pattern rule %.sqlite makes again when it is stale.)
+h3_exports := $(foreach f,$(filter %.sqlite,$(h3_files)),$(if $(wildcard \
+    $(f:.sqlite=.nsys-rep)),$f))
+$(sort $(filter-out $(h3_exports),$(h3_files))): ;
+$(h3_exports):
 
 # The SQLite export of an nsys report, in a run directory by the pattern
 # rule, in OUT by a rule of the run's.  On failure the run's error record
