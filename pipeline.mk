@@ -61,6 +61,10 @@
 # line, that the sweep changed.  REPEAT_KEYS and the rules are those
 # given, or the defaults, each time: what changed is redone.
 #
+# A run directory of make sweep HOSTS=... holds no trace but a report.json
+# made where its traces are, which its config.json names (traces_at): the
+# report is taken as it is, and make clean-reports leaves it.
+#
 # What it makes, all written to a temporary file and renamed, so that none
 # is ever partial:
 #
@@ -263,7 +267,7 @@ h3_where := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
 ifneq ($(filter-out $(h3_d)/%,$(h3_found))$(strip $(foreach \
     f,$(h3_found),$(call h3_unsafe,$(notdir $f)))),)
 $(call h3_err,run directory $(h3_d): a trace file name in it $(h3_rename))
-else ifneq ($(filter $(h3_n),$(h3_names)),)
+else ifneq ($(and $(h3_samenames),$(filter $(h3_n),$(h3_names))),)
 $(call h3_err,run directory $(h3_d): another run is named $(h3_n)$(,) the \
     last part of its path; a sweep needs distinct names)
 else ifneq ($(word 2,$(h3_pairs)),)
@@ -295,6 +299,15 @@ $(h3_srcs): $(h3_reps)
 endif
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
+# The export is made by its own rules, not taken as it is.
+h3_files_$(h3_i) := $(h3_conf)
+else ifneq ($(and $(wildcard $(h3_d)/report.json),$(findstring "traces_at":,$(file \
+    <$(h3_d)/config.json))),)
+# Reduced where its traces are, by make sweep HOSTS=...: its report is
+# taken as it is, for it cannot be made again here.
+h3_name_$(h3_i) := $(h3_n)
+h3_json_$(h3_i) := $(h3_d)/report.json
+h3_kept_$(h3_i) := yes
 else
 $(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
     f,$(h3_gpu) $(h3_kx),$(if $(call h3_havemate,$f),,; found \
@@ -302,17 +315,16 @@ $(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
     $(wildcard $(h3_d)/*/*.csv $(h3_d)/*/*.sqlite $(h3_d)/*/*.nsys-rep),; \
     did you mean '$(h3_d)/*'?))
 endif
+ifneq ($(h3_samenames),)
 h3_names += $(h3_n)
+endif
 endef
 
 # h3_define: the rules of the report of run h3_d, read from h3_srcs.  It
 # is made again when what report.inputs says it was made from is no more
 # so.  (Make 4.3's $(file <) keeps the last newline of some files: what it
 # reads is compared stripped.)
-h3_ids :=
 define h3_define
-h3_i := $(words x $(h3_ids))
-h3_ids += $(h3_i)
 h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
 h3_nvtx := $(wildcard $(patsubst %cuda_kern_exec_trace.csv,\
@@ -326,18 +338,30 @@ $(h3_json_$(h3_i)): $(h3_srcs) $(h3_nvtx) $(h3_conf) $(if $(subst $(h3_was_in),,
 $(h3_json_$(h3_i)): private h3_args := -n '$(h3_n)' \
     $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s')
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
-h3_files += $(h3_srcs) $(h3_nvtx) $(h3_conf)
+h3_files_$(h3_i) := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
 
+# Run directory N of h3_dirs is run N, h3_i, the key of its variables;
+# the names of runs are compared one by one only when two are the same.
+# (No list grows run by run, with += or counted with $(words): each step
+# would copy or scan it, and 10,000 runs would take seconds.)
+h3_seq := $(if $(h3_dirs),$(shell seq $(words $(h3_dirs))))
+h3_allnames := $(notdir $(abspath $(h3_dirs)))
+h3_samenames := $(if $(filter-out $(words $(h3_allnames)),$(words $(sort \
+    $(h3_allnames)))),yes)
 h3_names :=
-h3_files :=
-$(foreach d,$(h3_dirs),$(if $(call h3_unsafe,$d),\
+$(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
+    $(foreach i,$(firstword $(subst |, ,$p)),$(foreach d,$(patsubst \
+    $i|%,%,$p),$(if $(call h3_unsafe,$d),\
     $(call h3_err,run directory $d: its path $(h3_rename)),\
     $(if $(call h3_unsafe,$(call h3_name,$d)),\
 	$(call h3_err,run directory $d: its name $(call h3_name,$d) $(h3_rename)),\
-	$(eval h3_d := $d)$(eval h3_n := $(call h3_name,$d))$(eval \
-	    $(value h3_run)))))
-h3_jsons := $(foreach i,$(h3_ids),$(h3_json_$i))
+	$(eval h3_i := $i)$(eval h3_d := $d)$(eval h3_n := $(call \
+	    h3_name,$d))$(eval $(value h3_run)))))))
+h3_ids := $(foreach i,$(h3_seq),$(if $(h3_json_$i),$i))
+h3_jsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),,$(h3_json_$i)))
+h3_keptjsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),$(h3_json_$i)))
+h3_files := $(foreach i,$(h3_ids),$(h3_files_$i))
 ifeq ($(TRACES)$(TRACES_FROM),)
 $(call h3_err,no TRACES given$(,) and $(h3_reports) remembers no sweep: name \
     the run directories$(,) as in make reports TRACES='runs/*')
@@ -372,18 +396,26 @@ h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 # check after the summary fails the sweep.
 h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
-# A run's page (see the pages, below) goes as its report is made again.
+# One shell a run: the inputs are recorded once the report is made.  A
+# run's page (see the pages, below) goes as its report is made again.
 $(h3_jsons): $(h3_tools)
 	$(if $(h3_out),mkdir -p -- '$(@D)' && )rm -f -- '$(@D)/report.html' && \
 	    H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
-	    $(h3_scope) $(h3_args) || { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
+	    $(h3_scope) $(h3_args) && \
+	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs' || \
+	    { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
 	    $(if $(h3_keepgoing),:,exit 1); }
-	@[ ! -f '$@' ] || printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs'
 
 # A trace file the run lost, or a run directory deleted, is no reason for
 # make to stop: h3report says what is missing, as with any broken run.
-$(sort $(h3_files)):
+# (An empty recipe, not none: make 4.3 takes seconds over thousands of
+# targets of a rule without one.  But none for an export beside its nsys
+# report, which the pattern rule %.sqlite makes again when it is stale.)
+h3_exports := $(foreach f,$(filter %.sqlite,$(h3_files)),$(if $(wildcard \
+    $(f:.sqlite=.nsys-rep)),$f))
+$(sort $(filter-out $(h3_exports),$(h3_files))): ;
+$(h3_exports):
 
 # The SQLite export of an nsys report, in a run directory by the pattern
 # rule, in OUT by a rule of the run's.  On failure the run's error record
@@ -447,8 +479,8 @@ $(h3_list) $(h3_record):
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
 	$(h3_reports)/groups.csv
-$(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_summary) \
-	$(H3PROF_BIN)/sweepsum $(h3_lib) $(H3PROF_MK)
+$(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \
+	$(h3_summary) $(H3PROF_BIN)/sweepsum $(h3_lib) $(H3PROF_MK)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_summary)' -r '$(REPEAT_KEYS)' \
 	    -o '$(h3_reports)' '$(h3_list)'
 

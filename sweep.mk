@@ -3,8 +3,8 @@
 # one job per GPU, on this machine or over several.
 #
 #	make profile RUN=runs/NAME CMD='command' [CONFIG='KEY=VALUE ...']
-#	make sweep SWEEP=sweep.tsv [GPUS=N] [HOSTS=file] [HALT=now|soon|never]
-#	    [SWEEPDIR=dir] [SWEEP_ENV='VAR ...']
+#	make sweep SWEEP=sweep.tsv [GPUS=N] [HOSTS=file [KEEP_TRACES=1]]
+#	    [HALT=now|soon|never] [SWEEPDIR=dir] [SWEEP_ENV='VAR ...']
 #
 # Include it from a Makefile of your own (pipeline.mk includes it), or run
 # it with make -f; it needs GNU make 4.3 or later, bash and jq, and for
@@ -28,7 +28,13 @@
 #		(default 1).
 # HOSTS		make sweep: run the jobs on the machines of this parallel
 #		--sshloginfile instead of this one; each needs h3prof at the
-#		same path as here, bash, jq, flock, rsync and nsys.
+#		same path as here, bash, jq, flock, rsync and nsys.  Each run
+#		is reduced there (h3profile -t): its report.json, kernels.tsv,
+#		config.json and profile.log come back, and its traces stay
+#		on that machine in SWEEPDIR/.traces/NAME (SWEEPDIR as an
+#		absolute path), which config.json records as traces_at.
+# KEEP_TRACES	make sweep with HOSTS: 1 brings each run back whole, its
+#		traces too, to be reduced here.
 # HALT		make sweep: what a failed run does: never (the default) runs
 #		the others; soon starts no other; now also kills those running.
 # SWEEP_ENV	make sweep with HOSTS: environment variables to give the jobs
@@ -64,6 +70,7 @@ GPUS ?= 1
 HOSTS ?=
 HALT ?= never
 SWEEP_ENV ?=
+KEEP_TRACES ?=
 
 # The scripts: pipeline.mk's, which it sets before it includes this file;
 # else, as there, those of the checkout or of the installation.
@@ -103,6 +110,7 @@ sweep:
 	NSYS=$$H3S_NSYS NSYS_FLAGS=$$H3S_NSYS_FLAGS '$(h3s_sweep)' -k \
 	    -d "$$H3S_SWEEPDIR" -g '$(GPUS)' -x '$(HALT)' \
 	    $(if $(HOSTS),-H "$$H3S_HOSTS") $(foreach v,$(SWEEP_ENV),-e '$v') \
+	    $(if $(filter 1,$(KEEP_TRACES)),-K) \
 	    -- "$$H3S_SWEEP"
 	list=$$('$(h3s_sweep)' -l -d "$$H3S_SWEEPDIR" -- "$$H3S_SWEEP"); \
 	    $(MAKE) -f '$(h3s_dir)pipeline.mk' reports $(h3s_pass) \

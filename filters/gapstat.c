@@ -74,13 +74,13 @@ main(int argc, char *argv[])
 	struct interval iv;
 	struct ivin in;
 	char avg[PYFLOAT_MAX];
-	const char *prefix = "";
+	const char *prefix = "", *kind = NULL;
 	int64_t start = 0, end = 0, gap, count = 0, total = 0, max = 0;
 	int ch, idle = 0, quantiles = 0, bins = 0, first = 1;
 	size_t k;
 	char key[48];
 
-	while ((ch = getopt_long(argc, argv, "bhp:qu", helpopt,
+	while ((ch = getopt_long(argc, argv, "bhk:p:qu", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -88,6 +88,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(0);
+		case 'k':
+			kind = optarg;
+			break;
 		case 'p':
 			prefix = optarg;
 			break;
@@ -117,6 +120,7 @@ main(int argc, char *argv[])
 	 * With -u a run is a union interval, as merge(1) builds it.
 	 */
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 1);
+	in.kind = kind;
 	while (ivin_next(&in, &iv)) {
 		if (!first && (idle ? iv.start <= end : iv.start == start)) {
 			if (iv.end > end)
@@ -175,5 +179,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: gapstat [-bhqu] [-p prefix] [file]\n", status);
+	usage_exit("usage: gapstat [-bhqu] [-k kind] [-p prefix] [file]\n",
+	    status);
 }

@@ -18,15 +18,18 @@ main(int argc, char *argv[])
 {
 	struct ivunion left, right;
 	struct interval iv = { 0 };
-	const char *prefix = "";
+	const char *prefix = "", *kind = NULL;
 	int64_t ls, le, rs, re, count = 0, ns = 0;
 	int ch, totals = 0, moreleft, moreright;
 
-	while ((ch = getopt_long(argc, argv, "hp:t", helpopt,
+	while ((ch = getopt_long(argc, argv, "hk:p:t", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
+		case 'k':
+			kind = optarg;
+			break;
 		case 'p':
 			prefix = optarg;
 			break;
@@ -46,8 +49,8 @@ main(int argc, char *argv[])
 		usage(EXIT_USAGE);
 	}
 
-	ivunion_open(&left, argv[0]);
-	ivunion_open(&right, argv[1]);
+	ivunion_open(&left, argv[0], kind);
+	ivunion_open(&right, argv[1], kind);
 	moreleft = ivunion_next(&left, &ls, &le);
 	moreright = ivunion_next(&right, &rs, &re);
 	/* The reference's two-pointer walk: step past the one ending first. */
@@ -88,5 +91,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: intersect [-ht] [-p prefix] file1 file2\n", status);
+	usage_exit("usage: intersect [-ht] [-k kind] [-p prefix] file1 file2\n", status);
 }

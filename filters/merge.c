@@ -15,15 +15,18 @@ main(int argc, char *argv[])
 {
 	struct ivunion u;
 	struct interval iv = { 0 };
-	const char *prefix = "";
+	const char *prefix = "", *kind = NULL;
 	int64_t count = 0, ns = 0;
 	int ch, totals = 0;
 
-	while ((ch = getopt_long(argc, argv, "hp:t", helpopt,
+	while ((ch = getopt_long(argc, argv, "hk:p:t", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
+		case 'k':
+			kind = optarg;
+			break;
 		case 'p':
 			prefix = optarg;
 			break;
@@ -39,7 +42,7 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		usage(EXIT_USAGE);
 
-	ivunion_open(&u, argc == 1 ? argv[0] : "-");
+	ivunion_open(&u, argc == 1 ? argv[0] : "-", kind);
 	while (ivunion_next(&u, &iv.start, &iv.end)) {
 		if (!totals) {
 			put_interval(&iv);
@@ -62,5 +65,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: merge [-ht] [-p prefix] [file]\n", status);
+	usage_exit("usage: merge [-ht] [-k kind] [-p prefix] [file]\n", status);
 }

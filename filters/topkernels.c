@@ -1,7 +1,8 @@
 /*
  * topkernels: the kernels with the most total time in an interval stream,
  * summed by name in a hash table whose size grows with the number of
- * distinct names only, as facts or, with -t, as a table of every kernel.
+ * distinct names only, as facts or, with -t, as a table of every kernel;
+ * with -o, both, that one pass may serve a report.
  * See topkernels(1).
  */
 #include <err.h>
@@ -97,14 +98,14 @@ main(int argc, char *argv[])
 	struct ivin in;
 	struct kernel *k;
 	struct group *category;
-	const char *prefix = "";
+	const char *prefix = "", *tablepath = NULL;
 	char *end;
 	long long count = -1;	/* -n, if given */
 	int64_t len;
 	size_t namelen;
 	int ch, table = 0;
 
-	while ((ch = getopt_long(argc, argv, "hn:p:t", helpopt,
+	while ((ch = getopt_long(argc, argv, "hn:o:p:t", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -116,6 +117,9 @@ main(int argc, char *argv[])
 			    count < 1 || count > MAXKERNELS)
 				errx(EXIT_USAGE, "-n %s: not a count from 1 "
 				    "to %d", optarg, MAXKERNELS);
+			break;
+		case 'o':
+			tablepath = optarg;
 			break;
 		case 'p':
 			prefix = optarg;
@@ -129,7 +133,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1 || (table && *prefix != '\0'))
+	if (argc > 1 || (table && (*prefix != '\0' || tablepath != NULL)))
 		usage(EXIT_USAGE);
 	if (count == -1)
 		count = table ? MAXKERNELS : DEFCOUNT;
@@ -171,7 +175,18 @@ main(int argc, char *argv[])
 		puttable(count);
 	else
 		putfacts(prefix, count);
-	close_stdout();
+	if (tablepath != NULL) {
+		/* The facts are out: stdout becomes the table of them all. */
+		if (fflush(stdout) == EOF || ferror(stdout))
+			err(1, "stdout");
+		if (freopen(tablepath, "w", stdout) == NULL)
+			err(1, "%s", tablepath);
+		puttable(kernels.n);
+		if (fflush(stdout) == EOF || ferror(stdout) ||
+		    fclose(stdout) == EOF)
+			err(1, "%s", tablepath);
+	} else
+		close_stdout();
 	return 0;
 }
 
@@ -179,6 +194,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: topkernels [-ht] [-n count] [-p prefix] [file]\n",
+	usage_exit("usage: topkernels [-ht] [-n count] [-o table] [-p prefix] [file]\n",
 	    status);
 }

@@ -2,12 +2,13 @@
 # run: a script finds it beside itself (the checkout's scripts/) or in
 # ../share/h3prof (an installation), with
 #
-#	here=$(dirname -- "$0")
+#	case $0 in */*) here=${0%/*} ;; *) here=. ;; esac
 #	lib=$here/h3lib.sh
 #	[ -f "$lib" ] || lib=$here/../share/h3prof/h3lib.sh
 #	. "$lib" || exit 1
 #
-# and gets strict mode, prog and tab, and the functions below.
+# and gets strict mode, prog and tab, and the functions below.  (No
+# dirname(1): a script that reduces a run of a sweep starts few processes.)
 set -euo pipefail
 export LC_ALL=C
 
@@ -19,7 +20,10 @@ tab=$'\t'
 h3_unsafe='[][[:space:][:cntrl:]:#%$\\'\''"`*?;|&<>(){}]'
 
 # Where this library is, and h3.jq, the jq definitions the scripts share.
-h3_libdir=$(dirname -- "${BASH_SOURCE[0]}")
+case ${BASH_SOURCE[0]} in
+*/*) h3_libdir=${BASH_SOURCE[0]%/*} ;;
+*) h3_libdir=. ;;
+esac
 
 # h3_jq ARGS...: jq, its programs able to include "h3".
 h3_jq() {
@@ -48,15 +52,14 @@ h3_die() {
 	exit 1
 }
 
-# h3_escape TEXT: TEXT as a fact value: backslash, tab, newline and CR
-# escaped as in names (h3prof(5)).
+# h3_escape VAR TEXT: set VAR to TEXT as a fact value: backslash, tab,
+# newline and CR escaped as in names (h3prof(5)).
 h3_escape() {
-	local s=$1
-	s=${s//\\/\\\\}
-	s=${s//$tab/\\t}
-	s=${s//$'\n'/\\n}
-	s=${s//$'\r'/\\r}
-	printf '%s' "$s"
+	local -n h3_esc=$1
+	h3_esc=${2//\\/\\\\}
+	h3_esc=${h3_esc//$tab/\\t}
+	h3_esc=${h3_esc//$'\n'/\\n}
+	h3_esc=${h3_esc//$'\r'/\\r}
 }
 
 # h3_shown VAR TEXT: set VAR to TEXT fit for a terminal: each control
@@ -113,33 +116,36 @@ h3_tools() {
 # SIGKILL, whose process is gone, are reclaimed on the way: one of this
 # process's name can only be such.
 h3_tmpdir() {
-	local root=${TMPDIR:-/tmp} d pid name cmd
+	local root=${TMPDIR:-/tmp} d pid name cmd args
 	for d in "$root"/h3prof.*.[0-9]*; do
 		[ -d "$d" ] && [ -O "$d" ] || continue
 		pid=${d##*.}
 		name=${d#"$root"/h3prof.}
 		name=${name%.*}
 		# Process IDs are reused: alive, it must be that script.
-		cmd=
+		args=()
 		[ ! -r "/proc/$pid/cmdline" ] ||
-		    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || :
+		    mapfile -d '' args <"/proc/$pid/cmdline" 2>/dev/null || :
+		cmd=" ${args[*]-} "
 		[[ $cmd == *"/$name "* || $cmd == *" $name "* ]] ||
 		    rm -rf -- "$d"
 	done
 	t=$root/h3prof.$prog.$$
 	trap 'h3_cleanup; exit 1' HUP INT TERM
 	trap 'h3_rc=$?; h3_cleanup; exit $((h3_rc == 0 ? 0 : 1))' EXIT
-	rm -rf -- "$t"
+	[ ! -e "$t" ] || rm -rf -- "$t"
 	mkdir -m 700 -- "$t" 2>/dev/null ||
 	    { t=; h3_die "TMPDIR $root: not a writable directory"; }
 }
 
-# h3_hidden PATH: the temporary name of PATH beside it, .NAME.PID: hidden,
-# so that no pattern of runs takes it, and this process's own.
+# h3_hidden VAR PATH: set VAR to the temporary name of PATH beside it,
+# .NAME.PID: hidden, so that no pattern of runs takes it, and this
+# process's own.
 h3_hidden() {
-	local d=${1%/*}
-	[ "$d" != "$1" ] || d=.
-	printf '%s/.%s.%s' "$d" "${1##*/}" "$$"
+	local -n h3_tmpname=$1
+	local d=${2%/*}
+	[ "$d" != "$2" ] || d=.
+	h3_tmpname=$d/.${2##*/}.$$
 }
 
 # Once cleaning up, signals are ignored, by this shell and so by the rm it

@@ -138,6 +138,7 @@ ivin_open(struct ivin *r, const char *path, int sorted)
 {
 	lines_open(&r->in, path);
 	r->sorted = sorted;
+	r->kind = NULL;
 	r->prevstart = INT64_MIN;
 }
 
@@ -157,7 +158,10 @@ column(char **p)
 	return s;
 }
 
-/* Read the next interval line into iv; return 0 at the end. */
+/*
+ * Read the next interval line into iv, passing over full lines of another
+ * kind than r->kind if it is set; return 0 at the end.
+ */
 int
 ivin_next(struct ivin *r, struct interval *iv)
 {
@@ -165,6 +169,7 @@ ivin_next(struct ivin *r, struct interval *iv)
 	char *line, *p, *start, *end;
 	size_t len;
 
+next:
 	if ((line = lines_next(l, &len)) == NULL)
 		return 0;
 	/* Filters end every line: a line without an end may be torn. */
@@ -197,6 +202,8 @@ ivin_next(struct ivin *r, struct interval *iv)
 			errx(1, "%s:%lu: expected 2 or 7 tab-separated "
 			    "columns", l->path, l->lineno);
 		iv->namelen = line + len - iv->name;
+		if (r->kind != NULL && strcmp(iv->kind, r->kind) != 0)
+			goto next;
 	} else {
 		iv->kind = iv->device = iv->stream = iv->category =
 		    iv->name = NULL;

@@ -62,6 +62,7 @@ struct interval {
 struct ivin {
 	struct lines	 in;
 	int		 sorted;	/* fail unless start never decreases */
+	const char	*kind;		/* if set, pass over full lines of others */
 	int64_t		 prevstart;	/* start of the previous line */
 };
 
@@ -116,7 +117,7 @@ struct ivunion {
 	int		 pending;	/* start and end hold one */
 };
 
-void	 ivunion_open(struct ivunion *, const char *path);
+void	 ivunion_open(struct ivunion *, const char *path, const char *kind);
 int	 ivunion_next(struct ivunion *, int64_t *startp, int64_t *endp);
 void	 ivunion_close(struct ivunion *);
 

@@ -4,10 +4,12 @@
  */
 #include "h3prof.h"
 
+/* The union of the lines of path, of kind kind alone unless it is NULL. */
 void
-ivunion_open(struct ivunion *u, const char *path)
+ivunion_open(struct ivunion *u, const char *path, const char *kind)
 {
 	ivin_open(&u->in, path, 1);
+	u->in.kind = kind;
 	u->pending = 0;
 }
 
