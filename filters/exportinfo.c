@@ -4,7 +4,6 @@
  * work, and the CUDA graph launches that nsys's trace reports leave out.
  * See exportinfo(1).
  */
-#include <sys/stat.h>
 
 #include <err.h>
 #include <sqlite3.h>
@@ -46,28 +45,17 @@ usage(int status)
 	    status);
 }
 
-static void
+static _Noreturn void
 dberr(void)
 {
-	errx(1, "%s: %s", path, sqlite3_errmsg(db));
+	export_err(db, path);
 }
 
 /* Whether the export has a table (or view) of this name. */
 static int
 hastable(const char *name)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master"
-	    " WHERE type IN ('table', 'view') AND name = ?", -1, &st, NULL) !=
-	    SQLITE_OK ||
-	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
-		dberr();
-	if ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE)
-		dberr();
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW;
+	return export_hastable(db, path, name);
 }
 
 /* Prepare a query; step it with next. */
@@ -228,7 +216,6 @@ facts(void)
 int
 main(int argc, char *argv[])
 {
-	struct stat sb;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "ghp:", helpopt, NULL)) != -1) {
@@ -251,12 +238,7 @@ main(int argc, char *argv[])
 		usage(EXIT_USAGE);
 	path = argv[0];
 
-	/* SQLite says only "unable to open database file"; stat(2) says why. */
-	if (stat(path, &sb) == -1)
-		err(1, "%s", path);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK)
-		dberr();
+	db = export_open(path);
 	buffer_stdout();
 	if (gflag)
 		graphlines();

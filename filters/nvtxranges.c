@@ -8,7 +8,6 @@
  * The queries follow nsys 2024.2's nvtx_kern_sum and nvtx_gpu_proj_sum,
  * so that inrange's figures are those reports' figures.
  */
-#include <sys/stat.h>
 
 #include <csv.h>
 #include <err.h>
@@ -127,28 +126,17 @@ usage(int status)
 	usage_exit("usage: nvtxranges [-h] [-t range|launch] file\n", status);
 }
 
-static void
+static _Noreturn void
 dberr(void)
 {
-	errx(1, "%s: %s", path, sqlite3_errmsg(db));
+	export_err(db, path);
 }
 
 /* Whether the export has a table (or view) of this name. */
 static int
 hastable(const char *name)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master"
-	    " WHERE type IN ('table', 'view') AND name = ?", -1, &st, NULL) !=
-	    SQLITE_OK ||
-	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
-		dberr();
-	if ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE)
-		dberr();
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW;
+	return export_hastable(db, path, name);
 }
 
 /* A time column of the current row: a non-negative integer. */
@@ -188,9 +176,7 @@ fromsqlite(void)
 	int64_t start, end;
 	int rc, off;
 
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK)
-		dberr();
+	db = export_open(path);
 	if (!launches) {
 		/* A run traced without NVTX has no ranges: no lines. */
 		if (!hastable("NVTX_EVENTS"))

@@ -10,16 +10,13 @@
  * ORDER BY clauses here spell that order out, so that any SQLite, however
  * it plans the query, writes the same lines.
  */
-#include <sys/stat.h>
 
 #include <err.h>
-#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "h3prof.h"
 
@@ -139,78 +136,17 @@ usage(int status)
 }
 
 /* Exit with SQLite's word on what went wrong. */
-static void
+static _Noreturn void
 dberr(void)
 {
-	if (sqlite3_errcode(db) == SQLITE_NOTADB)
-		errx(1, "%s: not an nsys SQLite export (not an SQLite "
-		    "database)", path);
-	errx(1, "%s: %s", path, sqlite3_errmsg(db));
+	export_err(db, path);
 }
 
-/*
- * Open the export read-only and immutable, through a URI: SQLite then
- * neither locks nor writes anything, so an export in a read-only
- * directory can be read.
- */
-static void
-opendb(void)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	struct stat sb;
-	const unsigned char *s;
-	char *uri, *p;
-	int fd;
-
-	/* SQLite says only "unable to open database file"; open(2) says why. */
-	if ((fd = open(path, O_RDONLY)) == -1 || fstat(fd, &sb) == -1)
-		err(1, "%s", path);
-	if (S_ISDIR(sb.st_mode))
-		errx(1, "%s: is a directory", path);
-	close(fd);
-
-	if ((uri = malloc(3 * strlen(path) + sizeof("file://?immutable=1")))
-	    == NULL)
-		err(1, NULL);
-	/* After "file://" an absolute "//x" does not name a host x. */
-	p = stpcpy(uri, path[0] == '/' ? "file://" : "file:");
-	for (s = (const unsigned char *)path; *s != '\0'; s++) {
-		if ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= '0' && *s <= '9') || strchr("/-._~", *s) != NULL)
-			*p++ = *s;
-		else {
-			*p++ = '%';
-			*p++ = hex[*s >> 4];
-			*p++ = hex[*s & 15];
-		}
-	}
-	strcpy(p, "?immutable=1");
-	/* One thread: no mutex around every call. */
-	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		if (db == NULL)
-			errx(1, "%s: out of memory", path);
-		dberr();
-	}
-	free(uri);
-}
-
-/* Whether the export has a table (or view, as nsys allows) of this name. */
+/* Whether the export has a table (or view) of this name. */
 static int
 hastable(const char *name)
 {
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master"
-	    " WHERE type IN ('table', 'view') AND name = ?", -1, &st, NULL) !=
-	    SQLITE_OK ||
-	    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) != SQLITE_OK)
-		dberr();
-	if ((rc = sqlite3_step(st)) != SQLITE_ROW && rc != SQLITE_DONE)
-		dberr();
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW;
+	return export_hastable(db, path, name);
 }
 
 /* Exit unless the export has the table. */
@@ -510,7 +446,7 @@ main(int argc, char *argv[])
 		usage(EXIT_USAGE);
 	path = argv[0];
 
-	opendb();
+	db = export_open(path);
 	/* glibc ignores the size unless it is given the buffer too. */
 	buffer_stdout();
 

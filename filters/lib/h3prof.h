@@ -345,4 +345,10 @@ void	 jsondoc_free(struct jsondoc *);
 const struct keyat *keyat_repeated(struct keyat *, size_t n,
 	    const struct keyat **firstp);
 
+/* An nsys SQLite export (export.c), for the filters that link sqlite3. */
+typedef struct sqlite3 sqlite3;
+sqlite3	*export_open(const char *path);
+_Noreturn void export_err(sqlite3 *, const char *path);
+int	 export_hastable(sqlite3 *, const char *path, const char *name);
+
 #endif
