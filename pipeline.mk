@@ -149,6 +149,13 @@ ifneq ($(WINDOW),)
 $(error RANGE and WINDOW: a report is scoped by ranges or by time, not both)
 endif
 endif
+# SKIP is digits: what is left of it without them is nothing.
+h3_skipleft := $(SKIP)
+$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval h3_skipleft := $(subst \
+    $d,,$(h3_skipleft))))
+ifneq ($(strip $(h3_skipleft))$(word 2,$(SKIP)),)
+$(error SKIP=$(SKIP): not a count of instances)
+endif
 # h3report's options of the scope, and the scope as report.inputs says it.
 h3_scope := $(if $(RANGE),-R '$(RANGE)'$(if $(SKIP), -s '$(SKIP)'))$(if \
     $(WINDOW),-w '$(WINDOW)')
@@ -308,6 +315,9 @@ else ifneq ($(and $(wildcard $(h3_d)/report.json),$(findstring "traces_at":,$(fi
 h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_d)/report.json
 h3_kept_$(h3_i) := yes
+$(if $(RANGE)$(WINDOW),$(call h3_err,run directory $(h3_d): reduced where \
+    it was profiled (make sweep HOSTS=...)$(,) it cannot be scoped here: \
+    profile it with KEEP_TRACES=1 to scope it))
 else
 $(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
     f,$(h3_gpu) $(h3_kx),$(if $(call h3_havemate,$f),,; found \
@@ -606,10 +616,12 @@ endif
 endif
 endif
 
+# (With -k, a run whose report failed has none, and no page.)
 $(h3_pages): %.html: %.json $(h3_page) $(h3_pagelibs) $(H3PROF_MK) \
 	$(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals classify \
 	timeline gapstat)
-	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -r '$(H3PROF_RULES)' -o '$@' '$<'
+	[ ! -f '$<' ] || H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -o '$@' \
+	    -r '$(H3PROF_RULES)' '$<'
 
 $(h3_index): $(h3_summaries) $(h3_page) $(h3_pagelibs) $(H3PROF_MK)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -s -o '$@' \
@@ -623,7 +635,7 @@ ifeq ($(h3_errs),)
 clean-reports: h3-clean-pages
 endif
 h3-clean-pages:
-	rm -f -- $(h3_index) $(call h3_dead,$(wildcard \
+	rm -f -- '$(h3_index)' $(call h3_dead,$(wildcard \
 	    $(h3_reports)/.index.html.[0-9]*))$(call h3_chunks,rm -f --,\
 	    $(foreach p,$(h3_pages),$p $(call h3_dead,$(wildcard \
 	    $(dir $p).report.html.[0-9]*))))

@@ -99,7 +99,7 @@ profile:
 # pipeline.mk's settings, where a makefile set them: the make below reads
 # only pipeline.mk and the command line.
 h3s_pass := $(foreach v,OUT REPORTS REPEAT_KEYS H3PROF_BIN H3PROF_RULES \
-	H3PROF_SCRIPTS,$(if $(filter file override,$(origin $v)),'$v=$($v)'))
+	H3PROF_SCRIPTS RANGE SKIP WINDOW HTML,$(if $(filter file override,$(origin $v)),'$v=$($v)'))
 
 # The runs that failed do not stop the reduction of the others; the check
 # after it fails the sweep.  The runs go to make reports in a file, for a
