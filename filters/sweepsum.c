@@ -1951,11 +1951,22 @@ putoutputs(void)
 		if (ferror(outs[i]) | (fclose(outs[i]) == EOF))
 			err(1, "%s", tmpnames[i]);
 	}
+	/* A rename that fails takes the summaries renamed before it: no
+	   mix of new and old is left. */
 	for (i = 0; i < NOUT; i++) {
 		if (asprintf(&path, "%s/%s", dir, outnames[i]) == -1)
 			err(1, NULL);
-		if (rename(tmpnames[i], path) == -1)
-			err(1, "%s", tmpnames[i]);
+		if (rename(tmpnames[i], path) == -1) {
+			warn("%s", tmpnames[i]);
+			while (i-- > 0) {
+				free(path);
+				if (asprintf(&path, "%s/%s", dir,
+				    outnames[i]) == -1)
+					err(1, NULL);
+				(void)unlink(path);
+			}
+			exit(1);
+		}
 		free(path);
 	}
 	nmade = 0;

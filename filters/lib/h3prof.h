@@ -256,7 +256,9 @@ int	 json_fact(const char *s, size_t len);
  * bytes, whose value the next call, with key NULL, writes.  jw_quote
  * writes a string alone.  Errors of fp are the caller's to check.
  */
-#define JW_MAXDEPTH	8
+/* Deeper than any document a filter reads and writes again: sweepsum's
+   reports, 64 deep, inside the summary's 2. */
+#define JW_MAXDEPTH	72
 
 struct jsonw {
 	FILE	*fp;
