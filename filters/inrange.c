@@ -582,15 +582,26 @@ main(int argc, char *argv[])
 	buffer_stdout();
 
 	more = next_range(&r);
+	/*
+	 * A range that ends before the launch at hand holds none of the
+	 * launches to come: it is closed at once, so that memory follows
+	 * how ranges nest, not how many lie between launches.
+	 */
 	while (next_launch(&lin, &as, &ae, &thread, &iv)) {
 		close_before(as);
-		for (; more && r.start <= as; more = next_range(&r))
+		for (; more && r.start <= as; more = next_range(&r)) {
 			opened(&r);
+			if (r.end < as)
+				closed(&live[--nlive]);
+		}
 		join(as, ae, thread, &iv);
 	}
 	/* Ranges after the last launch hold none, but are instances. */
-	for (; more; more = next_range(&r))
+	close_before(INT64_MAX);
+	for (; more; more = next_range(&r)) {
 		opened(&r);
+		closed(&live[--nlive]);
+	}
 	lines_close(&rin);
 	lines_close(&lin);
 	close_before(INT64_MAX);
