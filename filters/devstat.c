@@ -126,7 +126,7 @@ main(int argc, char *argv[])
 		}
 		if (strcmp(iv.kind, "kernel") == 0) {
 			d->kernels++;
-			d->kernel_ns += iv.end - iv.start;
+			sum_ns(&d->kernel_ns, iv.end - iv.start, &in.in);
 			extend(&d->kunion, iv.start, iv.end);
 		}
 	}

@@ -108,6 +108,8 @@ struct range {
 
 /* The range lines, sorted by start. */
 static struct lines	 rin;
+/* The launch lines. */
+static struct lines	 lin;
 /* The start of the range line last read. */
 static int64_t		 prevrange;
 
@@ -187,7 +189,7 @@ closed(struct instance *in)
 	struct name *nm = nameof(in);
 
 	if (in->hasops)
-		nm->projected_ns += in->opend - in->opstart;
+		sum_ns(&nm->projected_ns, in->opend - in->opstart, &lin);
 	if (nm->matched && !lflag) {
 		kept = grow(kept, &keptcap, nkept, sizeof(*kept));
 		kept[nkept++] = *in;
@@ -316,14 +318,14 @@ join(int64_t as, int64_t ae, const char *thread, const struct interval *iv)
 		if (!kernel)
 			continue;
 		in->launches++;
-		in->kernel_ns += iv->end - iv->start;
+		sum_ns(&in->kernel_ns, iv->end - iv->start, &lin);
 		/* A kernel in two ranges of one name counts once in it. */
 		if (nm->lastlaunch == nlaunches)
 			continue;
 		nm->lastlaunch = nlaunches;
 		nm->launches++;
-		nm->kernel_ns += iv->end - iv->start;
-		nm->category_ns[cat] += iv->end - iv->start;
+		sum_ns(&nm->kernel_ns, iv->end - iv->start, &lin);
+		sum_ns(&nm->category_ns[cat], iv->end - iv->start, &lin);
 	}
 	if (lflag && selected && !excluded) {
 		fputs_unlocked(linecopy, stdout);
@@ -532,7 +534,6 @@ put_facts(void)
 int
 main(int argc, char *argv[])
 {
-	struct lines lin;
 	struct range r;
 	struct interval iv;
 	const char *rulespath = NULL;

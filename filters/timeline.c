@@ -227,6 +227,10 @@ main(int argc, char *argv[])
 	colns = span / width + (span % width != 0);
 	if (colns == 0)
 		colns = 1;
+	/* The columns' ends, up to width * colns, are int64_t. */
+	if (colns > INT64_MAX / width)
+		errx(EXIT_USAGE, "span %lld: too long for %lld columns",
+		    (long long)span, (long long)width);
 
 	buffer_stdout();
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 1);

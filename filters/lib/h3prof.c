@@ -142,6 +142,14 @@ ivin_open(struct ivin *r, const char *path, int sorted)
 	r->prevstart = INT64_MIN;
 }
 
+void
+sum_ns(int64_t *sum, int64_t ns, const struct lines *l)
+{
+	if (__builtin_add_overflow(*sum, ns, sum))
+		errx(1, "%s:%lu: a sum of ns overflows 64 bits", l->path,
+		    l->lineno);
+}
+
 /* Split off the next tab-separated column; NULL if there is none. */
 char *
 column(char **p)

@@ -40,6 +40,8 @@ struct lines {
 void	 lines_open(struct lines *, const char *path);
 char	*lines_next(struct lines *, size_t *lenp);
 char	*column(char **);
+/* *sum += ns, or exit 1 saying that the sum overflows, at l's line. */
+void	 sum_ns(int64_t *sum, int64_t ns, const struct lines *l);
 void	 lines_close(struct lines *);
 
 /*
