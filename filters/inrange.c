@@ -431,7 +431,11 @@ put_instances(size_t n, const struct instance *in, size_t m)
 	mean = sum / m;
 	for (i = 0; i < m; i++)
 		ss += (v[i] - mean) * (v[i] - mean);
-	/* In halves and quarters of ns, to stay in integers. */
+	/* In halves and quarters of ns, to stay in integers: 8 times the
+	   longest must fit. */
+	if (hi > INT64_MAX / 8)
+		errx(1, "%s: an instance's projected time, %lld ns, is past "
+		    "what its median can rank", lin.path, (long long)hi);
 	med2 = median2(v, m);
 	for (i = 0; i < m; i++)
 		dev[i] = llabs(2 * v[i] - med2);

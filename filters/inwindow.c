@@ -50,11 +50,20 @@ parse_bound(const char *s, size_t len, struct bound *b)
 	return *end != '\0' || end == buf || b->percent > 100 ? -1 : 0;
 }
 
-/* A bound as ns from the first GPU operation, in a span of span ns. */
+/*
+ * A bound as ns from the first GPU operation, in a span of span ns: one
+ * past the span is the span's end (and the sum with the first stays in
+ * 64 bits).
+ */
 static int64_t
 offset(const struct bound *b, int64_t span)
 {
-	return b->relative ? (int64_t)(b->percent / 100 * span + 0.5) : b->ns;
+	double x;
+
+	if (!b->relative)
+		return b->ns < span ? b->ns : span;
+	x = b->percent / 100 * span + 0.5;
+	return x < span ? (int64_t)x : span;
 }
 
 /*

@@ -294,7 +294,11 @@ record(void)
 		if (in.col[c] != -1 && in.col[c] >= in.nfield)
 			errx(1, "%s:%lu: too few fields", path, in.lineno);
 	start = csvns(C_START);
-	end = launches ? start + csvns(C_DUR) : csvns(C_END);
+	if (!launches)
+		end = csvns(C_END);
+	else if (__builtin_add_overflow(start, csvns(C_DUR), &end))
+		errx(1, "%s:%lu: start plus duration overflows 64 bits", path,
+		    in.lineno);
 	if (end < start)
 		errx(1, "%s:%lu: end %lld before start %lld", path, in.lineno,
 		    (long long)end, (long long)start);
@@ -302,8 +306,11 @@ record(void)
 	    csvid(C_PID), csvid(C_TID));
 	if (launches) {
 		start = csvns(C_KSTART);
+		if (__builtin_add_overflow(start, csvns(C_KDUR), &end))
+			errx(1, "%s:%lu: kernel start plus duration overflows "
+			    "64 bits", path, in.lineno);
 		printf("%lld\t%lld\tkernel\t%s\t-\t-\t", (long long)start,
-		    (long long)(start + csvns(C_KDUR)), csvid(C_DEV));
+		    (long long)end, csvid(C_DEV));
 	}
 	if (!utf8_valid(in.field[C_NAME], strlen(in.field[C_NAME])))
 		errx(1, "%s:%lu: name is not UTF-8", path, in.lineno);
