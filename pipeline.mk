@@ -634,10 +634,12 @@ h3-stale-index: $(h3_summaries)
 ifeq ($(h3_errs),)
 clean-reports: h3-clean-pages
 endif
+# As clean-reports takes the reports' temporary files, whoever left them
+# (a killed page's process may linger as a zombie, its PID still there).
 h3-clean-pages:
-	rm -f -- '$(h3_index)' $(call h3_dead,$(wildcard \
-	    $(h3_reports)/.index.html.[0-9]*))$(call h3_chunks,rm -f --,\
-	    $(foreach p,$(h3_pages),$p $(call h3_dead,$(wildcard \
-	    $(dir $p).report.html.[0-9]*))))
+	rm -f -- '$(h3_index)' $(wildcard \
+	    $(h3_reports)/.index.html.[0-9]*)$(call h3_chunks,rm -f --,\
+	    $(foreach p,$(h3_pages),$p $(wildcard \
+	    $(dir $p).report.html.[0-9]*)))
 
 .PHONY: h3-clean-pages h3-stale-index
