@@ -125,6 +125,12 @@ main(int argc, char *argv[])
 		    "(50%%:100%%)", window);
 		usage(EXIT_USAGE);
 	}
+	/* Bounds of one kind end before they start whatever the span. */
+	if (lo.relative == hi.relative && (lo.relative ?
+	    hi.percent < lo.percent : hi.ns < lo.ns)) {
+		warnx("-w %s: the window ends before it starts", window);
+		usage(EXIT_USAGE);
+	}
 	path = argv[0];
 	if (strcmp(path, "-") == 0) {
 		warnx("the launch lines are read twice: not standard input");
