@@ -34,6 +34,37 @@ next_up(char *s)
 }
 
 /*
+ * The digits with the point after the first and a signed exponent of two
+ * digits or more (1e-05, 1.5e+16), as Python and jq both write them; at
+ * p, returning the end.
+ */
+static char *
+put_exponent(char *p, const char *digits, int n, int exp)
+{
+	*p++ = digits[0];
+	if (n > 1) {
+		*p++ = '.';
+		memcpy(p, digits + 1, n - 1);
+		p += n - 1;
+	}
+	return p + sprintf(p, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+}
+
+/* The digits of a number below 1, exp < 0, as 0.000123. */
+static char *
+put_fraction(char *p, const char *digits, int n, int exp)
+{
+	int i;
+
+	*p++ = '0';
+	*p++ = '.';
+	for (i = -1; i > exp; i--)
+		*p++ = '0';
+	memcpy(p, digits, n);
+	return p + n;
+}
+
+/*
  * Put in digits the fewest decimal digits that read back as x (finite and
  * positive), as Python chooses them, and return the decimal exponent of the
  * first.  %.*e rounds correctly, so at each length the nearest digits are
@@ -98,24 +129,11 @@ pyfloat(char buf[PYFLOAT_MAX], double x)
 		return (size_t)(p - buf) + sprintf(p, "0.0");
 	exp = shortest(x, digits);
 	n = strlen(digits);
-	if (exp < -4 || exp >= 16) {
-		/* 1e-05, 1.5e+16: Python's exponent has two digits or more. */
-		*p++ = digits[0];
-		if (n > 1) {
-			*p++ = '.';
-			memcpy(p, digits + 1, n - 1);
-			p += n - 1;
-		}
-		p += sprintf(p, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
-	} else if (exp < 0) {
-		/* 0.000123 */
-		*p++ = '0';
-		*p++ = '.';
-		for (i = -1; i > exp; i--)
-			*p++ = '0';
-		memcpy(p, digits, n);
-		p += n;
-	} else {
+	if (exp < -4 || exp >= 16)	/* 1e-05, 1.5e+16 */
+		p = put_exponent(p, digits, n, exp);
+	else if (exp < 0)		/* 0.000123 */
+		p = put_fraction(p, digits, n, exp);
+	else {
 		/* 123.45, 100.0: at least one digit after the point. */
 		for (i = 0; i <= exp; i++)
 			*p++ = i < n ? digits[i] : '0';
@@ -163,22 +181,11 @@ jqnum(char buf[JQNUM_MAX], double x)
 	}
 	exp = shortest(x, digits);
 	n = strlen(digits);
-	if (exp < -4 || exp > n + 14) {
-		*p++ = digits[0];
-		if (n > 1) {
-			*p++ = '.';
-			memcpy(p, digits + 1, n - 1);
-			p += n - 1;
-		}
-		p += sprintf(p, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
-	} else if (exp < 0) {
-		*p++ = '0';
-		*p++ = '.';
-		for (i = -1; i > exp; i--)
-			*p++ = '0';
-		memcpy(p, digits, n);
-		p += n;
-	} else {
+	if (exp < -4 || exp > n + 14)
+		p = put_exponent(p, digits, n, exp);
+	else if (exp < 0)
+		p = put_fraction(p, digits, n, exp);
+	else {
 		for (i = 0; i <= exp || i < n; i++) {
 			if (i == exp + 1)
 				*p++ = '.';
