@@ -45,19 +45,6 @@ usage(int status)
 	    status);
 }
 
-static _Noreturn void
-dberr(void)
-{
-	export_err(db, path);
-}
-
-/* Whether the export has a table (or view) of this name. */
-static int
-hastable(const char *name)
-{
-	return export_hastable(db, path, name);
-}
-
 /* Prepare a query; step it with next. */
 static sqlite3_stmt *
 query(const char *sql)
@@ -65,7 +52,7 @@ query(const char *sql)
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		dberr();
+		export_err(db, path);
 	return st;
 }
 
@@ -78,7 +65,7 @@ next(sqlite3_stmt *st)
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		return 1;
 	if (rc != SQLITE_DONE)
-		dberr();
+		export_err(db, path);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -114,7 +101,7 @@ graphlines(void)
 {
 	sqlite3_stmt *st;
 
-	if (!hastable(GRAPH_TRACE))
+	if (!export_hastable(db, path, GRAPH_TRACE))
 		return;
 	st = query("SELECT start, end, deviceId, streamId, graphId FROM "
 	    GRAPH_TRACE " ORDER BY start, rowid");
@@ -174,7 +161,7 @@ facts(void)
 	size_t i;
 	int off;
 
-	if (hastable("TARGET_INFO_GPU")) {
+	if (export_hastable(db, path, "TARGET_INFO_GPU")) {
 		st = query("SELECT id, min(name) FROM TARGET_INFO_GPU"
 		    " WHERE name IS NOT NULL GROUP BY id ORDER BY id");
 		while (next(st)) {
@@ -190,7 +177,7 @@ facts(void)
 	}
 	off = snprintf(sql, sizeof(sql), "SELECT count(DISTINCT p) FROM (");
 	for (i = 0; i < sizeof(ops) / sizeof(*ops); i++) {
-		if (!hastable(ops[i]))
+		if (!export_hastable(db, path, ops[i]))
 			continue;
 		off += snprintf(sql + off, sizeof(sql) - off,
 		    "%sSELECT DISTINCT globalPid AS p FROM %s", sep, ops[i]);
@@ -199,18 +186,18 @@ facts(void)
 	snprintf(sql + off, sizeof(sql) - off, ")");
 	if (*sep != '\0')
 		put_fact(prefix, "processes", count(sql));
-	if (hastable("CUPTI_ACTIVITY_KIND_KERNEL"))
+	if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_KERNEL"))
 		processes();
-	if (!hastable(GRAPH_TRACE) || count("SELECT count(*) FROM "
-	    GRAPH_TRACE) == 0)
+	if (!export_hastable(db, path, GRAPH_TRACE) ||
+	    count("SELECT count(*) FROM " GRAPH_TRACE) == 0)
 		return;
 	put_fact(prefix, "graphs.launches",
 	    count("SELECT count(*) FROM " GRAPH_TRACE));
 	put_fact(prefix, "graphs.ns",
 	    count("SELECT sum(end - start) FROM " GRAPH_TRACE));
 	put_fact(prefix, "graphs.hidden",
-	    hastable("CUPTI_ACTIVITY_KIND_KERNEL") ? count(hidden_sql) :
-	    count("SELECT count(*) FROM " GRAPH_TRACE));
+	    export_hastable(db, path, "CUPTI_ACTIVITY_KIND_KERNEL") ?
+	    count(hidden_sql) : count("SELECT count(*) FROM " GRAPH_TRACE));
 }
 
 int
@@ -245,7 +232,7 @@ main(int argc, char *argv[])
 	else
 		facts();
 	if (sqlite3_close(db) != SQLITE_OK)
-		dberr();
+		export_err(db, path);
 	close_stdout();
 	return 0;
 }

@@ -126,19 +126,6 @@ usage(int status)
 	usage_exit("usage: nvtxranges [-h] [-t range|launch] file\n", status);
 }
 
-static _Noreturn void
-dberr(void)
-{
-	export_err(db, path);
-}
-
-/* Whether the export has a table (or view) of this name. */
-static int
-hastable(const char *name)
-{
-	return export_hastable(db, path, name);
-}
-
 /* A time column of the current row: a non-negative integer. */
 static int64_t
 ns(sqlite3_stmt *st, int col)
@@ -179,36 +166,38 @@ fromsqlite(void)
 	db = export_open(path);
 	if (!launches) {
 		/* A run traced without NVTX has no ranges: no lines. */
-		if (!hastable("NVTX_EVENTS"))
+		if (!export_hastable(db, path, "NVTX_EVENTS"))
 			return;
-		if (!hastable("StringIds"))
+		if (!export_hastable(db, path, "StringIds"))
 			errx(1, "%s: not an nsys SQLite export (no table "
 			    "StringIds)", path);
 		snprintf(query, sizeof(query), "%s", range_sql);
 	} else {
 		const char *sep = "";
 
-		if (!hastable("CUPTI_ACTIVITY_KIND_RUNTIME"))
+		if (!export_hastable(db, path, "CUPTI_ACTIVITY_KIND_RUNTIME"))
 			errx(1, "%s: not an nsys SQLite export (no table "
 			    "CUPTI_ACTIVITY_KIND_RUNTIME)", path);
 		off = snprintf(query, sizeof(query), "%s", launch_head);
-		if (hastable("CUPTI_ACTIVITY_KIND_KERNEL")) {
+		if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_KERNEL")) {
 			off += snprintf(query + off, sizeof(query) - off,
 			    "%s", launch_kernel);
 			sep = " UNION ALL ";
 		}
-		if (hastable("CUPTI_ACTIVITY_KIND_MEMCPY")) {
+		if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_MEMCPY")) {
 			off += snprintf(query + off, sizeof(query) - off,
-			    "%s%s", sep, hastable("ENUM_CUDA_MEMCPY_OPER") ?
-			    launch_memcpy_enum : launch_memcpy);
+			    "%s%s", sep, export_hastable(db, path,
+			    "ENUM_CUDA_MEMCPY_OPER") ? launch_memcpy_enum :
+			    launch_memcpy);
 			sep = " UNION ALL ";
 		}
-		if (hastable("CUPTI_ACTIVITY_KIND_MEMSET")) {
+		if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_MEMSET")) {
 			off += snprintf(query + off, sizeof(query) - off,
 			    "%s%s", sep, launch_memset);
 			sep = " UNION ALL ";
 		}
-		if (hastable("CUPTI_ACTIVITY_KIND_GRAPH_TRACE")) {
+		if (export_hastable(db, path,
+		    "CUPTI_ACTIVITY_KIND_GRAPH_TRACE")) {
 			off += snprintf(query + off, sizeof(query) - off,
 			    "%s%s", sep, launch_graph);
 			sep = " UNION ALL ";
@@ -218,7 +207,7 @@ fromsqlite(void)
 		snprintf(query + off, sizeof(query) - off, "%s", launch_tail);
 	}
 	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
-		dberr();
+		export_err(db, path);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		start = ns(st, 0);
 		end = ns(st, 1);
@@ -248,10 +237,10 @@ fromsqlite(void)
 		putchar_unlocked('\n');
 	}
 	if (rc != SQLITE_DONE)
-		dberr();
+		export_err(db, path);
 	sqlite3_finalize(st);
 	if (sqlite3_close(db) != SQLITE_OK)
-		dberr();
+		export_err(db, path);
 }
 
 /* A CSV field that must be a non-negative integer of ns. */

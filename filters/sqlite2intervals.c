@@ -135,25 +135,11 @@ usage(int status)
 	    "file.sqlite\n", status);
 }
 
-/* Exit with SQLite's word on what went wrong. */
-static _Noreturn void
-dberr(void)
-{
-	export_err(db, path);
-}
-
-/* Whether the export has a table (or view) of this name. */
-static int
-hastable(const char *name)
-{
-	return export_hastable(db, path, name);
-}
-
 /* Exit unless the export has the table. */
 static void
 needtable(const char *name)
 {
-	if (!hastable(name))
+	if (!export_hastable(db, path, name))
 		errx(1, "%s: not an nsys SQLite export (no table %s)", path,
 		    name);
 }
@@ -176,9 +162,9 @@ gpuquery(char *q, size_t qsize)
 	int haskernel, hasmemcpy, hasmemset;
 	const char *sep = "";
 
-	haskernel = hastable(tables[SRC_KERNEL]);
-	hasmemcpy = hastable(tables[SRC_MEMCPY]);
-	hasmemset = hastable(tables[SRC_MEMSET]);
+	haskernel = export_hastable(db, path, tables[SRC_KERNEL]);
+	hasmemcpy = export_hastable(db, path, tables[SRC_MEMCPY]);
+	hasmemset = export_hastable(db, path, tables[SRC_MEMSET]);
 	if (!haskernel && !hasmemcpy && !hasmemset)
 		errx(1, "%s: not an nsys SQLite export (no table %s, "
 		    "_MEMCPY or _MEMSET)", path, tables[SRC_KERNEL]);
@@ -189,7 +175,8 @@ gpuquery(char *q, size_t qsize)
 	q[0] = '\0';
 	if (hasmemcpy) {
 		add(q, qsize, "WITH memcpy_oper(id, label) AS (");
-		add(q, qsize, hastable("ENUM_CUDA_MEMCPY_OPER") ?
+		add(q, qsize,
+		    export_hastable(db, path, "ENUM_CUDA_MEMCPY_OPER") ?
 		    "SELECT id, label FROM ENUM_CUDA_MEMCPY_OPER" :
 		    builtin_memcpy_oper);
 		add(q, qsize, ") ");
@@ -221,7 +208,7 @@ execquery(char *q, size_t qsize, int launch)
 {
 	needtable(tables[SRC_RUNTIME]);
 	q[0] = '\0';
-	if (!hastable(tables[SRC_KERNEL])) {
+	if (!export_hastable(db, path, tables[SRC_KERNEL])) {
 		add(q, qsize, no_rows);
 		return;
 	}
@@ -317,7 +304,7 @@ stringid(sqlite3_stmt *st, sqlite3_value *id, int *lenp)
 	}
 	sqlite3_reset(nameq);
 	if (sqlite3_bind_value(nameq, 1, id) != SQLITE_OK)
-		dberr();
+		export_err(db, path);
 	*lenp = 0;
 	if ((rc = sqlite3_step(nameq)) == SQLITE_ROW) {
 		name = (const char *)sqlite3_column_text(nameq, 0);
@@ -327,7 +314,7 @@ stringid(sqlite3_stmt *st, sqlite3_value *id, int *lenp)
 	} else if (rc == SQLITE_DONE)
 		name = NULL;
 	else
-		dberr();
+		export_err(db, path);
 	if (n >= 0 && *lenp <= CACHED_MAX) {
 		if (cache[slot] == NULL && (cache[slot] = malloc(
 		    sizeof(*cache[slot]) + CACHED_MAX)) == NULL)
@@ -372,11 +359,11 @@ run(const char *query)
 	int rc, namelen;
 
 	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
-		dberr();
-	if (!bflag && hastable("StringIds") && sqlite3_prepare_v2(db,
-	    "SELECT value FROM StringIds WHERE id = ?", -1, &nameq, NULL) !=
-	    SQLITE_OK)
-		dberr();
+		export_err(db, path);
+	if (!bflag && export_hastable(db, path, "StringIds") &&
+	    sqlite3_prepare_v2(db, "SELECT value FROM StringIds WHERE id = ?",
+	    -1, &nameq, NULL) != SQLITE_OK)
+		export_err(db, path);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		start = ns(st, COL_START, "start");
 		end = ns(st, COL_END, "end");
@@ -409,7 +396,7 @@ run(const char *query)
 		putchar_unlocked('\n');
 	}
 	if (rc != SQLITE_DONE)
-		dberr();
+		export_err(db, path);
 	sqlite3_finalize(st);
 	sqlite3_finalize(nameq);
 }
@@ -457,7 +444,7 @@ main(int argc, char *argv[])
 	run(query);
 
 	if (sqlite3_close(db) != SQLITE_OK)
-		dberr();
+		export_err(db, path);
 	close_stdout();
 	return 0;
 }
