@@ -49,7 +49,7 @@
 #		PREFIX/share/h3prof).
 # H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it,
 #		or h3.rules if installed).
-# H3PROF_SCRIPTS h3facts, h3report, h3summary (default: scripts beside
+# H3PROF_SCRIPTS h3report, h3summary, h3page (default: scripts beside
 #		it, or PREFIX/bin if installed).
 #
 # A reports directory remembers its sweep: REPORTS/inputs.mk records
@@ -387,7 +387,7 @@ h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	classify tally gapstat merge intersect topkernels runconfig \
 	reportjson nvtxranges inrange inwindow devstat exportinfo) \
-	$(addprefix $(H3PROF_SCRIPTS)/,h3facts h3report) \
+	$(H3PROF_SCRIPTS)/h3report \
 	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
 
 # This make's process ID, in the names of its temporary files, .NAME.PID:
@@ -406,10 +406,13 @@ h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 # check after the summary fails the sweep.
 h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
-# One shell a run: the inputs are recorded once the report is made.  A
-# run's page (see the pages, below) goes as its report is made again.
+# One shell a run, which starts no process it need not: the inputs are
+# recorded once the report is made.  A run's page (see the pages, below)
+# goes as its report is made again.
 $(h3_jsons): $(h3_tools)
-	$(if $(h3_out),mkdir -p -- '$(@D)' && )rm -f -- '$(@D)/report.html' && \
+	$(if $(h3_out),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && ){ [[ ! -e \
+	    '$(@D)/report.html' && ! -L '$(@D)/report.html' ]] || \
+	    rm -f -- '$(@D)/report.html'; } && \
 	    H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
 	    $(h3_scope) $(h3_args) && \

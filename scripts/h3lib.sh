@@ -198,3 +198,281 @@ h3_sorted() {
 	*) exit 1 ;;
 	esac
 }
+
+# h3_facts CMD...: the facts of one run (h3prof(5)), computed by the
+# filters into files in $t, given to CMD as its last arguments: cat prints
+# them (h3facts), reportjson makes the report of them (h3report).  The
+# run is in gpu and kexec (its traces, or its export twice), the filters
+# in bin, the rules of classify in rules, and extend, kernels, range, skip
+# and window are h3facts's -x, -k, -R, -s and -w.
+#
+# A subshell, so that a failure, told on stderr, ends it and its filters
+# alone with status 1: the caller records it.  Call it where -e counts
+# (not after if, && or ||; with set +e around it to see its status):
+# inside, -e is set again.
+h3_facts() (
+	set -e
+	local gpuin kexecin gpuread apiread launchread skipped nvtxin
+
+	[[ $skip =~ ^[0-9]*$ ]] || h3_die "-s $skip: not a count of instances"
+	# A path that no filter takes for an option or for standard input.
+	case $gpu in -*) gpuin=./$gpu ;; *) gpuin=$gpu ;; esac
+	case $kexec in -*) kexecin=./$kexec ;; *) kexecin=$kexec ;; esac
+	# The readers: the GPU operations, and the launch API intervals bare.
+	case $gpu in
+	*.sqlite) gpuread=("$bin/sqlite2intervals" -t gpu) ;;
+	*) gpuread=("$bin/csv2intervals") ;;
+	esac
+	case $kexec in
+	*.sqlite) apiread=("$bin/sqlite2intervals" -b -t launch) ;;
+	*) apiread=("$bin/csv2intervals" -b) ;;
+	esac
+	# A kernel-exec trace file of 0 bytes, as nsys leaves one it skipped,
+	# has no launches: : (true) reads it.  Whether it is a skip is known
+	# once the kernels are.
+	skipped=0
+	if [[ $kexec != *.sqlite && -f $kexecin && ! -s $kexecin ]]; then
+		skipped=1
+		apiread=(:)
+	fi
+
+	# is_export FILE: whether FILE is an SQLite file; one named .sqlite
+	# that is not is sqlite2intervals's to reject, in its words.
+	is_export() {
+		local magic=
+		[ -f "$1" ] && { IFS= read -r -N 15 magic <"$1" || :; } &&
+		    [ "$magic" = "SQLite format 3" ]
+	}
+	# NVTX ranges: those of the export, or of the nvtx_pushpop_trace CSV
+	# beside a cuda_kern_exec_trace CSV of the same prefix.
+	case $kexecin in
+	*.sqlite) nvtxin=$kexecin; is_export "$nvtxin" || nvtxin='' ;;
+	*cuda_kern_exec_trace.csv)
+		nvtxin=${kexecin%cuda_kern_exec_trace.csv}nvtx_pushpop_trace.csv
+		[ -f "$nvtxin" ] || nvtxin=''
+		;;
+	*) nvtxin='' ;;
+	esac
+	# An empty kernel-exec trace launched nothing.
+	[ "$skipped" -eq 0 ] || nvtxin=''
+	[ -n "$nvtxin" ] || [ -z "$range" ] ||
+	    h3_die "$kexec: no NVTX ranges to scope by -R (an export, or an" \
+		"nvtx_pushpop_trace CSV beside the kernel-exec trace, holds them)"
+
+	# A filter that fails ends the subshell: end those still running
+	# with it, and wait for them, before the caller removes the temporary
+	# directory.  A signal ends it with status 1.
+	pids=()		# the filters running in the background
+	trap '[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null || :
+	    wait' EXIT
+	trap 'exit 1' HUP INT TERM
+
+	# spawn OUT CMD...: run CMD in the background with its stdout in OUT.
+	# wait_for PID...: wait for each; fail, once all are done, if one
+	# failed.
+	spawn() {
+		local out=$1
+		shift
+		"$@" >"$out" &
+		pids+=($!)
+	}
+	wait_for() {
+		local pid rc=0
+		for pid; do
+			wait "$pid" || rc=1
+		done
+		return $rc
+	}
+
+	# ordered API GPU: the facts of the filters that need their intervals
+	# sorted by start, from the launch intervals in API and the GPU
+	# operations in GPU, in the background.  Kernels are picked out of
+	# the operations by -k kernel.
+	ordered() {
+		spawn "$t/gaps.facts" "$bin/gapstat" -k kernel -p gaps. "$2"
+		spawn "$t/api.facts" "$bin/merge" -t -p api. "$1"
+		spawn "$t/overlap.facts" "$bin/intersect" -t -k kernel \
+		    -p overlap. "$1" "$2"
+		[ "$extend" -eq 1 ] || return 0
+		spawn "$t/kunion.facts" "$bin/merge" -t -k kernel -p kunion. \
+		    "$2"
+		spawn "$t/idle.facts" "$bin/gapstat" -u -q -p idle. "$2"
+		spawn "$t/device.facts" "$bin/devstat" -- "$2"
+	}
+
+	# An export's GPU names, processes and CUDA graph launches: with
+	# graph rows, an unscoped report counts the graph launches as GPU
+	# operations of kind other (a scoped one has them among the launch
+	# lines).
+	if [ "$extend" -eq 1 ] && [[ $gpu == *.sqlite ]] && is_export "$gpuin"
+	then
+		"$bin/exportinfo" -- "$gpuin" >"$t/export.facts"
+		if [ -z "$range$window" ] &&
+		    grep -q '^graphs\.launches' -- "$t/export.facts"; then
+			gpu_and_graphs() {
+				"$bin/sqlite2intervals" -t gpu "$@" &&
+				    "$bin/exportinfo" -g "$@"
+			}
+			gpuread=(gpu_and_graphs)
+		fi
+	fi
+	# The ranges and the launches inside them.  With -R, the GPU work of
+	# the matching ranges (inrange -l), or with -w, that in the window
+	# (inwindow), takes the place of the traces.
+	if [ -n "$nvtxin" ] && { [ "$extend" -eq 1 ] || [ -n "$range" ]; }; then
+		"$bin/nvtxranges" -- "$nvtxin" >"$t/ranges"
+		[ -s "$t/ranges" ] || [ -z "$range" ] ||
+		    h3_die "$nvtxin: no NVTX ranges to scope by -R"
+		[ -s "$t/ranges" ] || nvtxin=''
+	fi
+	# The launches: read first where they make the scope, else beside the
+	# traces, for nvtx_ranges.
+	[ "$extend" -eq 1 ] || [ -n "$range$window" ] || nvtxin=''
+	launchread=("$bin/nvtxranges" -t launch -- "$kexecin")
+	# An empty kernel-exec trace (nsys's skip) launched nothing.
+	if [ "$skipped" -eq 1 ]; then
+		: >"$t/launches"
+	elif [ -n "$range$window" ]; then
+		"${launchread[@]}" >"$t/launches"
+	fi
+	if [ -n "$range" ]; then
+		"$bin/inrange" -l -m "$range" -s "${skip:-0}" -r "$rules" -- \
+		    "$t/ranges" "$t/launches" >"$t/selected"
+		[ -s "$t/selected" ] || h3_die "no GPU work launched in the" \
+		    "NVTX ranges matching '$range'${skip:+ after the first $skip}"
+	elif [ -n "$window" ]; then
+		"$bin/inwindow" -w "$window" -- "$t/launches" >"$t/selected"
+		"$bin/inwindow" -f -w "$window" -- "$t/launches" \
+		    >"$t/scope.facts"
+		[ -s "$t/selected" ] ||
+		    h3_die "no GPU work starts in the window $window"
+	fi
+	if [ -n "$range$window" ]; then
+		# The readers of launch lines (h3prof(5)), called as the
+		# traces' are, with -- and the file.
+		selected_ops() { cut -f4- -- "$2"; }
+		selected_calls() {
+			awk -F'\t' -v OFS='\t' '$6 == "kernel" { print $1, $2 }' \
+			    "$2"
+		}
+		gpuread=(selected_ops) apiread=(selected_calls) skipped=0
+		gpuin=$t/selected kexecin=$t/selected
+	fi
+
+	# Each trace is read once, the two at once: the launch API intervals,
+	# and the GPU operations, kernels classified, into a file the other
+	# filters read, each started once.  (With NVTX ranges, nvtxranges
+	# reads the kernel-exec trace again for the launches' threads, which
+	# the launch intervals do not carry.)
+	# What the launch readers say waits for the GPU trace's reader: of an
+	# export, the one file all read, an error is told once, by the latter.
+	"${apiread[@]}" -- "$kexecin" >"$t/api" 2>"$t/api.err" &
+	pids+=($!)
+	: >"$t/launches.err"
+	if [ -n "$nvtxin" ] && [ -z "$range$window" ]; then
+		"${launchread[@]}" >"$t/launches" 2>"$t/launches.err" &
+		pids+=($!)
+	fi
+	"${gpuread[@]}" -- "$gpuin" | "$bin/classify" -r "$rules" >"$t/gpu"
+	local rc=0
+	wait_for "${pids[@]}" || rc=$?
+	pids=()
+	[ ! -s "$t/api.err" ] || cat -- "$t/api.err" >&2
+	[ ! -s "$t/launches.err" ] || cat -- "$t/launches.err" >&2
+	[ "$rc" -eq 0 ] || exit 1
+
+	local facts=("$t/gpu.facts" "$t/gaps.facts" "$t/api.facts"
+	    "$t/overlap.facts")
+	spawn "$t/gpu.facts" "$bin/tally" -p gpu. "$t/gpu"
+	if [ "$extend" -eq 1 ]; then
+		spawn "$t/kstream.facts" "$bin/tally" -s -k kernel \
+		    -p kstream. "$t/gpu"
+		# One pass for the table of every kernel and the top.* facts,
+		# its first ten rows.
+		spawn "$t/top.facts" "$bin/topkernels" -p top. \
+		    -o "${kernels:-$t/kernels}" "$t/gpu"
+		facts+=("$t/idle.facts" "$t/kunion.facts" "$t/kstream.facts"
+		    "$t/top.facts")
+		if [ -n "$nvtxin" ]; then
+			# A window's ranges are of the launches in it.
+			local launchfile=$t/launches
+			[ -z "$window" ] || launchfile=$t/selected
+			spawn "$t/nvtx.facts" "$bin/inrange" -r "$rules" \
+			    ${range:+-m "$range" -s "${skip:-0}"} -- \
+			    "$t/ranges" "$launchfile"
+			facts+=("$t/nvtx.facts")
+		fi
+		[ -z "$window" ] || facts+=("$t/scope.facts")
+	fi
+	local unordered=${#pids[@]} rerun
+	# Nsys writes its traces sorted by start, so the filters that need
+	# them so are run on them as they are.  Where one fails, the
+	# reference's sort is made, stable and by start alone, as the
+	# reference sorts (the filters take ties in any order), and they run
+	# again: only then are their errors told.
+	ordered "$t/api" "$t/gpu" 2>"$t/ordered.err"
+	if ! wait_for "${pids[@]:unordered}"; then
+		sort -s -t"$tab" -k1,1n -o "$t/api.sorted" -- "$t/api"
+		sort -s -t"$tab" -k1,1n -o "$t/gpu.sorted" -- "$t/gpu"
+		rerun=${#pids[@]}
+		ordered "$t/api.sorted" "$t/gpu.sorted" 2>"$t/ordered.err"
+		wait_for "${pids[@]:rerun}" ||
+		    { cat -- "$t/ordered.err" >&2; exit 1; }
+	fi
+	wait_for "${pids[@]:0:unordered}"
+	pids=()
+	# Every reader did its work: the kernels tell whether an empty
+	# kernel-exec trace is nsys's skip or a failed export.
+	local shownk showng
+	h3_shown showng "$gpu"
+	if [ "$skipped" -eq 1 ] &&
+	    grep -q "^gpu\.kind\.kernel\.count$tab" -- "$t/gpu.facts"; then
+		h3_shown shownk "$kexec"
+		h3_die "$shownk: empty (0 bytes), but the GPU trace $showng" \
+		    "has kernels: a failed export (nsys leaves a kernel-exec" \
+		    "trace empty only for a run without kernels); export it" \
+		    "again"
+	fi
+
+	# What the figures cannot show by themselves, said where it is seen.
+	# The export's facts go in the report only where they tell something:
+	# several devices or processes, or graphs.
+	if [ "$extend" -eq 1 ]; then
+		local devfacts=("$t/device.facts") f key value
+		local launches=0 hidden=0 processes=0 devices=0
+		[ ! -f "$t/export.facts" ] || devfacts+=("$t/export.facts")
+		for f in "${devfacts[@]}"; do
+			while IFS=$tab read -r key value; do
+				case $key in
+				graphs.launches) launches=$value ;;
+				graphs.hidden) hidden=$value ;;
+				processes) processes=$value ;;
+				device.*.count)
+					key=${key#device.}
+					[[ ${key%.count} == *.* ]] ||
+					    ((++devices))
+					;;
+				esac
+			done <"$f"
+		done
+		[ "$hidden" -eq 0 ] || echo "$prog: $showng: $hidden of" \
+		    "$launches CUDA graph launches show none of their kernels" \
+		    "(nsys --cuda-graph-trace=graph): the component table" \
+		    "misses them; profile with --cuda-graph-trace=node to" \
+		    "see them" >&2
+		[ "$devices" -le 1 ] && [ "$processes" -le 1 ] ||
+		    echo "$prog: $showng: $devices devices and" \
+			"$((processes > 1 ? processes : 1)) processes in one" \
+			"trace: its figures sum them; see devices in the" \
+			"report" >&2
+		[ "$launches" -eq 0 ] && [ "$devices" -le 1 ] &&
+		    [ "$processes" -le 1 ] || facts+=("${devfacts[@]}")
+	fi
+
+	local gpufact kexecfact
+	h3_escape gpufact "$gpu"
+	h3_escape kexecfact "$kexec"
+	printf 'source.gpu_trace\t%s\nsource.kernel_exec_trace\t%s\n' \
+	    "$gpufact" "$kexecfact" >"$t/source.facts"
+	"$@" "$t/source.facts" "${facts[@]}"
+)
