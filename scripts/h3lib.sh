@@ -8,7 +8,8 @@
 #	. "$lib" || exit 1
 #
 # and gets strict mode, prog and tab, and the functions below.  (No
-# dirname(1): a script that reduces a run of a sweep starts few processes.)
+# dirname(1), but h3_dirname: a script that reduces a run of a sweep
+# starts few processes.)
 set -euo pipefail
 export LC_ALL=C
 
@@ -60,6 +61,22 @@ h3_escape() {
 	h3_esc=${h3_esc//$tab/\\t}
 	h3_esc=${h3_esc//$'\n'/\\n}
 	h3_esc=${h3_esc//$'\r'/\\r}
+}
+
+# h3_dirname VAR PATH: set VAR to the directory PATH is in, as dirname(1)
+# prints it.
+h3_dirname() {
+	local -n h3_dir=$1
+	local p=$2
+	while [[ $p == ?*/ ]]; do p=${p%/}; done
+	case $p in
+	*/*)
+		p=${p%/*}
+		while [[ $p == ?*/ ]]; do p=${p%/}; done
+		h3_dir=${p:-/}
+		;;
+	*) h3_dir=. ;;
+	esac
 }
 
 # h3_shown VAR TEXT: set VAR to TEXT fit for a terminal: each control
