@@ -410,8 +410,8 @@ h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 # recorded once the report is made.  A run's page (see the pages, below)
 # goes as its report is made again.
 $(h3_jsons): $(h3_tools)
-	$(if $(h3_out),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && ){ [[ ! -e \
-	    '$(@D)/report.html' && ! -L '$(@D)/report.html' ]] || \
+	$(if $(h3_out),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && ){ [ ! -e \
+	    '$(@D)/report.html' ] && [ ! -L '$(@D)/report.html' ] || \
 	    rm -f -- '$(@D)/report.html'; } && \
 	    H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
