@@ -200,22 +200,6 @@ h3_failed() {
 	h3_kept=${2%"$h3_name"}${h3_name:0:248}.failed
 }
 
-# h3_sorted FILE: sort the interval lines in FILE by start unless they
-# are.  Nsys writes its traces sorted, so this is a check, but the
-# filters that stream (merge, intersect, gapstat, timeline) need sorted
-# input.  -s: only the start counts (the filters take ties in any
-# order); without it sort would compare whole lines of one start and
-# sort sorted traces again.
-h3_sorted() {
-	local rc=0
-	sort -s -C -t"$tab" -k1,1n -- "$1" || rc=$?
-	case $rc in
-	0) ;;
-	1) sort -s -t"$tab" -k1,1n -o "$1" -- "$1" ;;
-	*) exit 1 ;;
-	esac
-}
-
 # h3_facts CMD...: the facts of one run (h3prof(5)), computed by the
 # filters into files in $t, given to CMD as its last arguments: cat prints
 # them (h3facts), reportjson makes the report of them (h3report).  The
