@@ -626,7 +626,9 @@ $(h3_pages): %.html: %.json $(h3_page) $(h3_pagelibs) $(H3PROF_MK) \
 	[ ! -f '$<' ] || H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -o '$@' \
 	    -r '$(H3PROF_RULES)' '$<'
 
-$(h3_index): $(h3_summaries) $(h3_page) $(h3_pagelibs) $(H3PROF_MK)
+# The index links the runs' pages that are there: it follows them.
+$(h3_index): $(h3_summaries) $(h3_pages) $(h3_page) $(h3_pagelibs) \
+	$(H3PROF_MK)
 	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -s -o '$@' \
 	    '$(h3_reports)/summary.json' '$(h3_list)'
 
