@@ -304,15 +304,17 @@ h3_facts() (
 	# An export's GPU names, processes and CUDA graph launches: with
 	# graph rows, an unscoped report counts the graph launches as GPU
 	# operations of kind other (a scoped one has them among the launch
-	# lines).
+	# lines), merged in by start as a stable sort of the two would
+	# place them: the operations stay in start order.
 	if [ "$extend" -eq 1 ] && [[ $gpu == *.sqlite ]] && is_export "$gpuin"
 	then
 		"$bin/exportinfo" -- "$gpuin" >"$t/export.facts"
 		if [ -z "$range$window" ] &&
 		    grep -q '^graphs\.launches' -- "$t/export.facts"; then
+			"$bin/exportinfo" -g -- "$gpuin" >"$t/graphs"
 			gpu_and_graphs() {
-				"$bin/sqlite2intervals" -t gpu "$@" &&
-				    "$bin/exportinfo" -g "$@"
+				"$bin/sqlite2intervals" -t gpu "$@" |
+				    sort -m -s -t"$tab" -k1,1n -- - "$t/graphs"
 			}
 			gpuread=(gpu_and_graphs)
 		fi
