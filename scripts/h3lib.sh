@@ -63,6 +63,26 @@ h3_escape() {
 	h3_esc=${h3_esc//$'\r'/\\r}
 }
 
+# h3_unescape VAR TEXT: set VAR to TEXT with the escapes of h3_escape
+# (and of jq's @tsv) undone: \\ \t \n \r.
+h3_unescape() {
+	local -n h3_raw=$1
+	local s=$2 c
+	h3_raw=
+	while [[ $s == *\\* ]]; do
+		h3_raw+=${s%%\\*}
+		s=${s#*\\}
+		c=${s:0:1} s=${s:1}
+		case $c in
+		t) h3_raw+=$tab ;;
+		n) h3_raw+=$'\n' ;;
+		r) h3_raw+=$'\r' ;;
+		*) h3_raw+=$c ;;
+		esac
+	done
+	h3_raw+=$s
+}
+
 # h3_dirname VAR PATH: set VAR to the directory PATH is in, as dirname(1)
 # prints it.
 h3_dirname() {
