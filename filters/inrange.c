@@ -78,19 +78,6 @@ static size_t		 linecap;
 
 static _Noreturn void usage(int);
 
-/* The array p of *cap elements of size bytes, grown to hold n + 1. */
-static void *
-grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	while (n >= *cap)
-		*cap = *cap ? 2 * *cap : 64;
-	if ((p = reallocarray(p, *cap, size)) == NULL)
-		err(1, NULL);
-	return p;
-}
-
 /* The name of an instance. */
 static struct name *
 nameof(const struct instance *in)

@@ -111,6 +111,27 @@ lines_close(struct lines *l)
 	l->buf = NULL;
 }
 
+void *
+grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap;
+
+	if (n < c)
+		return p;
+	while (n >= c) {
+		/* Half as much again must stay within SIZE_MAX bytes. */
+		if (c > SIZE_MAX / size / 3 * 2) {
+			errno = ENOMEM;
+			err(1, NULL);
+		}
+		c = c < 16 ? 16 : c + c / 2;
+	}
+	if ((p = reallocarray(p, c, size)) == NULL)
+		err(1, NULL);
+	*cap = c;
+	return p;
+}
+
 /*
  * Parse a non-negative decimal integer of nanoseconds that fills the whole
  * string.  Return 0 on success, -1 if it is not one or overflows.

@@ -75,6 +75,13 @@ void	 ivin_close(struct ivin *);
 /* The long options of every filter, for getopt_long: --help is -h. */
 extern const struct option helpopt[];
 
+/*
+ * grow returns the array p of *cap elements of size bytes, reallocated
+ * if need be to hold more than n, *cap grown by half (from 16) as many
+ * times as that takes.  An array past SIZE_MAX bytes, like memory
+ * refused, exits 1.
+ */
+void	*grow(void *p, size_t *cap, size_t n, size_t size);
 int	 parse_ns(const char *, int64_t *);
 int	 plainword(uint64_t);
 uint64_t hashbytes(const char *, size_t);
