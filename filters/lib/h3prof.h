@@ -72,6 +72,37 @@ void	 ivin_open(struct ivin *, const char *path, int sorted);
 int	 ivin_next(struct ivin *, struct interval *);
 void	 ivin_close(struct ivin *);
 
+/*
+ * A launch line (h3prof(5)): a CUDA API call's start, end and thread,
+ * then a full interval line of the GPU operation it launched, the text
+ * columns pointing into the line just read.
+ */
+struct launch {
+	int64_t		 start;		/* of the call, ns */
+	int64_t		 end;		/* ns, never before start */
+	char		*thread;
+	struct interval	 op;
+};
+
+/*
+ * A stream of launch lines, optionally required to be sorted by the
+ * call's start.  put_launch writes the line last read as it was read.
+ */
+struct launches {
+	struct lines	 in;
+	int		 sorted;	/* fail unless call start never
+					   decreases */
+	int64_t		 prevstart;	/* call start of the previous line */
+	char		*line;		/* the line last read, its columns
+					   split at their tabs */
+	size_t		 len;
+};
+
+void	 launches_open(struct launches *, const char *path, int sorted);
+int	 launches_next(struct launches *, struct launch *);
+void	 put_launch(const struct launches *);
+void	 launches_close(struct launches *);
+
 /* The long options of every filter, for getopt_long: --help is -h. */
 extern const struct option helpopt[];
 
