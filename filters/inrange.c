@@ -281,14 +281,14 @@ median2(int64_t *v, size_t n)
 	return n % 2 ? 2 * v[n / 2] : v[n / 2 - 1] + v[n / 2];
 }
 
-/* A fact whose value is a decimal number. */
+/* A fact of a range name whose value is a decimal number. */
 static void
-put_number(const char *key, double v)
+put_namenumber(size_t n, const char *what, double v)
 {
 	char buf[PYFLOAT_MAX];
 
 	pyfloat(buf, v);
-	printf("%s%s\t%s\n", prefix, key, buf);
+	printf("%snvtx.%zu.%s\t%s\n", prefix, n, what, buf);
 }
 
 /* The projected time of an instance: its GPU work, first start to last end. */
@@ -296,13 +296,6 @@ static int64_t
 projected(const struct instance *in)
 {
 	return in->hasops ? in->opend - in->opstart : 0;
-}
-
-/* A fact whose value is an escaped name, as it is. */
-static void
-put_text(const char *key, const char *v)
-{
-	printf("%s%s\t%s\n", prefix, key, v);
 }
 
 /* Kept instances by name, then number. */
@@ -320,21 +313,15 @@ cmpinstance(const void *a, const void *b)
 static void
 put_namefact(size_t n, const char *what, int64_t v)
 {
-	char key[128];
-
-	snprintf(key, sizeof(key), "nvtx.%zu.%s", n, what);
-	put_fact(prefix, key, v);
+	put_factf(prefix, v, "nvtx.%zu.%s", n, what);
 }
 
 /* A fact of an instance: nvtx.N.instance.I.WHAT. */
 static void
 put_instfact(size_t n, int64_t i, const char *what, int64_t v)
 {
-	char key[128];
-
-	snprintf(key, sizeof(key), "nvtx.%zu.instance.%lld.%s", n,
-	    (long long)i, what);
-	put_fact(prefix, key, v);
+	put_factf(prefix, v, "nvtx.%zu.instance.%lld.%s", n, (long long)i,
+	    what);
 }
 
 /*
@@ -346,7 +333,6 @@ put_instfact(size_t n, int64_t i, const char *what, int64_t v)
 static void
 put_instances(size_t n, const struct instance *in, size_t m)
 {
-	char key[128];
 	int64_t *v, *dev, med2, mad4, p, lo = INT64_MAX, hi = 0;
 	double sum = 0, ss = 0, mean;
 	size_t i;
@@ -372,14 +358,10 @@ put_instances(size_t n, const struct instance *in, size_t m)
 	for (i = 0; i < m; i++)
 		dev[i] = llabs(2 * v[i] - med2);
 	mad4 = median2(dev, m);
-	snprintf(key, sizeof(key), "nvtx.%zu.projected.mean", n);
-	put_number(key, mean);
-	snprintf(key, sizeof(key), "nvtx.%zu.projected.sd", n);
-	put_number(key, m > 1 ? sqrt(ss / (m - 1)) : 0);
-	snprintf(key, sizeof(key), "nvtx.%zu.projected.min", n);
-	put_fact(prefix, key, lo);
-	snprintf(key, sizeof(key), "nvtx.%zu.projected.max", n);
-	put_fact(prefix, key, hi);
+	put_namenumber(n, "projected.mean", mean);
+	put_namenumber(n, "projected.sd", m > 1 ? sqrt(ss / (m - 1)) : 0);
+	put_namefact(n, "projected.min", lo);
+	put_namefact(n, "projected.max", hi);
 	for (i = 0; i < m; i++) {
 		p = projected(&in[i]);
 		put_instfact(n, in[i].seq, "start_ns", in[i].start);
@@ -411,7 +393,6 @@ static void
 put_facts(void)
 {
 	struct name *nm = names.recs, *base;
-	char key[128];
 	int64_t used = 0, skipped = 0, covered = 0;
 	size_t i, c, n;
 
@@ -427,8 +408,8 @@ put_facts(void)
 		qsort(kept, nkept, sizeof(*kept), cmpinstance);
 	for (n = 1; n <= names.n; n++) {
 		nm = &base[n - 1];
-		snprintf(key, sizeof(key), "nvtx.%zu.name", n);
-		put_text(key, nm->g.key);
+		/* The name, escaped, as it is. */
+		printf("%snvtx.%zu.name\t%s\n", prefix, n, nm->g.key);
 		put_namefact(n, "instances", nm->instances);
 		put_namefact(n, "kernel_launches", nm->launches);
 		put_namefact(n, "kernel_time_ns", nm->kernel_ns);
@@ -436,9 +417,9 @@ put_facts(void)
 		for (c = 0; c < rules_ncategories(rules); c++) {
 			if (nm->category_ns[c] == 0)
 				continue;
-			snprintf(key, sizeof(key), "nvtx.%zu.category.%s.ns",
-			    n, rules_category(rules, c));
-			put_fact(prefix, key, nm->category_ns[c]);
+			put_factf(prefix, nm->category_ns[c],
+			    "nvtx.%zu.category.%s.ns", n,
+			    rules_category(rules, c));
 		}
 		if (nm->matched) {
 			/* Its instances, from the first of its index. */

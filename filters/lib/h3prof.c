@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -472,6 +473,20 @@ put_fact(const char *prefix, const char *key, int64_t v)
 {
 	fputs_unlocked(prefix, stdout);
 	fputs_unlocked(key, stdout);
+	putchar_unlocked('\t');
+	put_int(v);
+	putchar_unlocked('\n');
+}
+
+void
+put_factf(const char *prefix, int64_t v, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs_unlocked(prefix, stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
 	putchar_unlocked('\t');
 	put_int(v);
 	putchar_unlocked('\n');

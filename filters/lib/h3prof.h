@@ -121,6 +121,9 @@ char	*fmt_int(char *, int64_t);
 size_t	 unescape(char *);
 void	 put_interval(const struct interval *);
 void	 put_fact(const char *prefix, const char *key, int64_t);
+/* A fact whose key printf(3) makes of fmt and what follows: any length. */
+void	 put_factf(const char *prefix, int64_t, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 void	 buffer_stdout(void);
 void	 close_stdout(void);
 _Noreturn void usage_exit(const char *, int);
