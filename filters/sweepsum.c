@@ -1905,20 +1905,38 @@ onsignal(int sig)
 	raise(sig);
 }
 
-/* The temporary files, made first: a directory that takes none fails
-   before the work. */
+/* A new file at path, as fopen(path, "w") makes one (mode 0666 less the
+   umask) but never one that was there; -1 if there was. */
+static int
+create(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+}
+
+/*
+ * The temporary files, made first: a directory that takes none fails
+ * before the work.  One there already, of our PID, is what a process
+ * gone that had it left, as pipeline.mk takes .NAME.PID: litter, removed
+ * (a link planted there too, not followed).
+ */
 static void
 openoutputs(void)
 {
 	size_t i;
+	int fd;
 
 	for (i = 0; i < NOUT; i++) {
 		if (asprintf(&tmpnames[i], "%s/.%s.%ld", dir, outnames[i],
 		    (long)getpid()) == -1)
 			err(1, NULL);
-		if ((outs[i] = fopen(tmpnames[i], "w")) == NULL)
+		if ((fd = create(tmpnames[i])) == -1 && errno == EEXIST &&
+		    unlink(tmpnames[i]) == 0)
+			fd = create(tmpnames[i]);
+		if (fd == -1)
 			err(1, "%s", tmpnames[i]);
 		nmade = i + 1;
+		if ((outs[i] = fdopen(fd, "w")) == NULL)
+			err(1, "%s", tmpnames[i]);
 	}
 }
 
