@@ -114,8 +114,8 @@ main(int argc, char *argv[])
 
 	/*
 	 * First the span of the GPU work, then the lines in the window.
-	 * Neither needs the lines sorted, as inrange does: they are taken
-	 * in any order and written in theirs.
+	 * Unlike inrange, neither pass needs the lines sorted by call
+	 * start: they are taken in any order and written in theirs.
 	 */
 	launches_open(&l, path, 0);
 	while (launches_next(&l, &ln)) {

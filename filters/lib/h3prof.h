@@ -107,10 +107,10 @@ void	 launches_close(struct launches *);
 extern const struct option helpopt[];
 
 /*
- * grow returns the array p of *cap elements of size bytes, reallocated
- * if need be to hold more than n, *cap grown by half (from 16) as many
- * times as that takes.  An array past SIZE_MAX bytes, like memory
- * refused, exits 1.
+ * grow returns the array p of *cap elements of size bytes (size not 0),
+ * reallocated if need be to hold more than n, *cap grown by half (from
+ * 16) as many times as that takes.  An array past SIZE_MAX bytes, like
+ * memory refused, exits 1.
  */
 void	*grow(void *p, size_t *cap, size_t n, size_t size);
 int	 parse_ns(const char *, int64_t *);
