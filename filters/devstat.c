@@ -69,10 +69,7 @@ total(const struct run *r)
 static void
 put(const struct device *d, const char *what, int64_t v)
 {
-	char key[128];
-
-	snprintf(key, sizeof(key), "device.%s.%s", d->name.key, what);
-	put_fact(prefix, key, v);
+	put_factf(prefix, v, "device.%s.%s", d->name.key, what);
 }
 
 int

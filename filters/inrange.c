@@ -72,24 +72,8 @@ static int		 lflag;
 static const char	*prefix = "";
 /* Launches read so far. */
 static int64_t		 nlaunches;
-/* With -l, the launch line being read, whole, to write if selected. */
-static char		*linecopy;
-static size_t		 linecap;
 
 static _Noreturn void usage(int);
-
-/* The array p of *cap elements of size bytes, grown to hold n + 1. */
-static void *
-grow(void *p, size_t *cap, size_t n, size_t size)
-{
-	if (n < *cap)
-		return p;
-	while (n >= *cap)
-		*cap = *cap ? 2 * *cap : 64;
-	if ((p = reallocarray(p, *cap, size)) == NULL)
-		err(1, NULL);
-	return p;
-}
 
 /* The name of an instance. */
 static struct name *
@@ -108,8 +92,8 @@ struct range {
 
 /* The range lines, sorted by start. */
 static struct lines	 rin;
-/* The launch lines. */
-static struct lines	 lin;
+/* The launch lines, sorted by call start. */
+static struct launches	 lin;
 /* The start of the range line last read. */
 static int64_t		 prevrange;
 
@@ -189,7 +173,7 @@ closed(struct instance *in)
 	struct name *nm = nameof(in);
 
 	if (in->hasops)
-		sum_ns(&nm->projected_ns, in->opend - in->opstart, &lin);
+		sum_ns(&nm->projected_ns, in->opend - in->opstart, &lin.in);
 	if (nm->matched && !lflag) {
 		kept = grow(kept, &keptcap, nkept, sizeof(*kept));
 		kept[nkept++] = *in;
@@ -209,57 +193,6 @@ close_before(int64_t t)
 		else
 			live[j++] = live[i];
 	nlive = j;
-}
-
-/*
- * Read the next launch line: the call's start, end and thread, then a
- * full interval line of the work it launched, into iv.  Return 0 at the
- * end.
- */
-static int
-next_launch(struct lines *l, int64_t *as, int64_t *ae, char **thread,
-    struct interval *iv)
-{
-	static int64_t prev;	/* the call start of the line before */
-	char *line, *p, *col[9];
-	size_t len;
-	int i;
-
-	if ((line = lines_next(l, &len)) == NULL)
-		return 0;
-	if (l->eof)
-		errx(1, "%s:%lu: no newline at the end of the input: is it "
-		    "cut short?", l->path, l->lineno);
-	if (lflag) {
-		linecopy = grow(linecopy, &linecap, len + 1, 1);
-		memcpy(linecopy, line, len + 1);
-	}
-	p = line;
-	for (i = 0; i < 9; i++)
-		col[i] = column(&p);
-	if (p == NULL || strchr(p, '\t') != NULL)
-		errx(1, "%s:%lu: expected a launch line: call start, end, "
-		    "thread, then a full interval line", l->path, l->lineno);
-	if (parse_ns(col[0], as) == -1 || parse_ns(col[1], ae) == -1 ||
-	    *ae < *as || parse_ns(col[3], &iv->start) == -1 ||
-	    parse_ns(col[4], &iv->end) == -1 || iv->end < iv->start)
-		errx(1, "%s:%lu: a start or end that is not a non-negative "
-		    "integer of ns, or an end before its start", l->path,
-		    l->lineno);
-	if (*as < prev)
-		errx(1, "%s:%lu: not sorted by call start (%lld after %lld); "
-		    "sort with: sort -t \"$(printf '\\t')\" -k1,1n",
-		    l->path, l->lineno, (long long)*as, (long long)prev);
-	prev = *as;
-	*thread = col[2];
-	iv->full = 1;
-	iv->kind = col[5];
-	iv->device = col[6];
-	iv->stream = col[7];
-	iv->category = col[8];
-	iv->name = p;
-	iv->namelen = line + len - p;
-	return 1;
 }
 
 /* The category of a kernel name, escaped, as classify(1) gives it. */
@@ -287,8 +220,9 @@ category(const char *name, size_t len)
 
 /* Count a launch in every open instance on its thread that holds it. */
 static void
-join(int64_t as, int64_t ae, const char *thread, const struct interval *iv)
+join(const struct launch *ln)
 {
+	const struct interval *iv = &ln->op;
 	struct instance *in;
 	struct name *nm;
 	size_t i, cat = 0;
@@ -300,8 +234,8 @@ join(int64_t as, int64_t ae, const char *thread, const struct interval *iv)
 	nlaunches++;
 	for (i = 0; i < nlive; i++) {
 		in = &live[i];
-		if (in->start > as || in->end < ae ||
-		    strcmp(in->thread, thread) != 0)
+		if (in->start > ln->start || in->end < ln->end ||
+		    strcmp(in->thread, ln->thread) != 0)
 			continue;
 		nm = nameof(in);
 		if (nm->matched) {
@@ -318,19 +252,17 @@ join(int64_t as, int64_t ae, const char *thread, const struct interval *iv)
 		if (!kernel)
 			continue;
 		in->launches++;
-		sum_ns(&in->kernel_ns, iv->end - iv->start, &lin);
+		sum_ns(&in->kernel_ns, iv->end - iv->start, &lin.in);
 		/* A kernel in two ranges of one name counts once in it. */
 		if (nm->lastlaunch == nlaunches)
 			continue;
 		nm->lastlaunch = nlaunches;
 		nm->launches++;
-		sum_ns(&nm->kernel_ns, iv->end - iv->start, &lin);
-		sum_ns(&nm->category_ns[cat], iv->end - iv->start, &lin);
+		sum_ns(&nm->kernel_ns, iv->end - iv->start, &lin.in);
+		sum_ns(&nm->category_ns[cat], iv->end - iv->start, &lin.in);
 	}
-	if (lflag && selected && !excluded) {
-		fputs_unlocked(linecopy, stdout);
-		putchar_unlocked('\n');
-	}
+	if (lflag && selected && !excluded)
+		put_launch(&lin);
 }
 
 static int
@@ -349,14 +281,14 @@ median2(int64_t *v, size_t n)
 	return n % 2 ? 2 * v[n / 2] : v[n / 2 - 1] + v[n / 2];
 }
 
-/* A fact whose value is a decimal number. */
+/* A fact of a range name whose value is a decimal number. */
 static void
-put_number(const char *key, double v)
+put_namenumber(size_t n, const char *what, double v)
 {
 	char buf[PYFLOAT_MAX];
 
 	pyfloat(buf, v);
-	printf("%s%s\t%s\n", prefix, key, buf);
+	printf("%snvtx.%zu.%s\t%s\n", prefix, n, what, buf);
 }
 
 /* The projected time of an instance: its GPU work, first start to last end. */
@@ -364,13 +296,6 @@ static int64_t
 projected(const struct instance *in)
 {
 	return in->hasops ? in->opend - in->opstart : 0;
-}
-
-/* A fact whose value is an escaped name, as it is. */
-static void
-put_text(const char *key, const char *v)
-{
-	printf("%s%s\t%s\n", prefix, key, v);
 }
 
 /* Kept instances by name, then number. */
@@ -388,21 +313,15 @@ cmpinstance(const void *a, const void *b)
 static void
 put_namefact(size_t n, const char *what, int64_t v)
 {
-	char key[128];
-
-	snprintf(key, sizeof(key), "nvtx.%zu.%s", n, what);
-	put_fact(prefix, key, v);
+	put_factf(prefix, v, "nvtx.%zu.%s", n, what);
 }
 
 /* A fact of an instance: nvtx.N.instance.I.WHAT. */
 static void
 put_instfact(size_t n, int64_t i, const char *what, int64_t v)
 {
-	char key[128];
-
-	snprintf(key, sizeof(key), "nvtx.%zu.instance.%lld.%s", n,
-	    (long long)i, what);
-	put_fact(prefix, key, v);
+	put_factf(prefix, v, "nvtx.%zu.instance.%lld.%s", n, (long long)i,
+	    what);
 }
 
 /*
@@ -414,7 +333,6 @@ put_instfact(size_t n, int64_t i, const char *what, int64_t v)
 static void
 put_instances(size_t n, const struct instance *in, size_t m)
 {
-	char key[128];
 	int64_t *v, *dev, med2, mad4, p, lo = INT64_MAX, hi = 0;
 	double sum = 0, ss = 0, mean;
 	size_t i;
@@ -435,19 +353,15 @@ put_instances(size_t n, const struct instance *in, size_t m)
 	   longest must fit. */
 	if (hi > INT64_MAX / 8)
 		errx(1, "%s: an instance's projected time, %lld ns, is past "
-		    "what its median can rank", lin.path, (long long)hi);
+		    "what its median can rank", lin.in.path, (long long)hi);
 	med2 = median2(v, m);
 	for (i = 0; i < m; i++)
 		dev[i] = llabs(2 * v[i] - med2);
 	mad4 = median2(dev, m);
-	snprintf(key, sizeof(key), "nvtx.%zu.projected.mean", n);
-	put_number(key, mean);
-	snprintf(key, sizeof(key), "nvtx.%zu.projected.sd", n);
-	put_number(key, m > 1 ? sqrt(ss / (m - 1)) : 0);
-	snprintf(key, sizeof(key), "nvtx.%zu.projected.min", n);
-	put_fact(prefix, key, lo);
-	snprintf(key, sizeof(key), "nvtx.%zu.projected.max", n);
-	put_fact(prefix, key, hi);
+	put_namenumber(n, "projected.mean", mean);
+	put_namenumber(n, "projected.sd", m > 1 ? sqrt(ss / (m - 1)) : 0);
+	put_namefact(n, "projected.min", lo);
+	put_namefact(n, "projected.max", hi);
 	for (i = 0; i < m; i++) {
 		p = projected(&in[i]);
 		put_instfact(n, in[i].seq, "start_ns", in[i].start);
@@ -479,7 +393,6 @@ static void
 put_facts(void)
 {
 	struct name *nm = names.recs, *base;
-	char key[128];
 	int64_t used = 0, skipped = 0, covered = 0;
 	size_t i, c, n;
 
@@ -495,8 +408,8 @@ put_facts(void)
 		qsort(kept, nkept, sizeof(*kept), cmpinstance);
 	for (n = 1; n <= names.n; n++) {
 		nm = &base[n - 1];
-		snprintf(key, sizeof(key), "nvtx.%zu.name", n);
-		put_text(key, nm->g.key);
+		/* The name, escaped, as it is. */
+		printf("%snvtx.%zu.name\t%s\n", prefix, n, nm->g.key);
 		put_namefact(n, "instances", nm->instances);
 		put_namefact(n, "kernel_launches", nm->launches);
 		put_namefact(n, "kernel_time_ns", nm->kernel_ns);
@@ -504,9 +417,9 @@ put_facts(void)
 		for (c = 0; c < rules_ncategories(rules); c++) {
 			if (nm->category_ns[c] == 0)
 				continue;
-			snprintf(key, sizeof(key), "nvtx.%zu.category.%s.ns",
-			    n, rules_category(rules, c));
-			put_fact(prefix, key, nm->category_ns[c]);
+			put_factf(prefix, nm->category_ns[c],
+			    "nvtx.%zu.category.%s.ns", n,
+			    rules_category(rules, c));
 		}
 		if (nm->matched) {
 			/* Its instances, from the first of its index. */
@@ -539,10 +452,8 @@ int
 main(int argc, char *argv[])
 {
 	struct range r;
-	struct interval iv;
+	struct launch ln;
 	const char *rulespath = NULL;
-	char *thread;
-	int64_t as, ae;
 	int ch, more;
 
 	while ((ch = getopt_long(argc, argv, "hlm:p:r:s:", helpopt, NULL)) !=
@@ -583,7 +494,7 @@ main(int argc, char *argv[])
 
 	rules = rules_load(rulespath);
 	lines_open(&rin, argv[0]);
-	lines_open(&lin, argv[1]);
+	launches_open(&lin, argv[1], 1);
 	buffer_stdout();
 
 	more = next_range(&r);
@@ -592,14 +503,14 @@ main(int argc, char *argv[])
 	 * launches to come: it is closed at once, so that memory follows
 	 * how ranges nest, not how many lie between launches.
 	 */
-	while (next_launch(&lin, &as, &ae, &thread, &iv)) {
-		close_before(as);
-		for (; more && r.start <= as; more = next_range(&r)) {
+	while (launches_next(&lin, &ln)) {
+		close_before(ln.start);
+		for (; more && r.start <= ln.start; more = next_range(&r)) {
 			opened(&r);
-			if (r.end < as)
+			if (r.end < ln.start)
 				closed(&live[--nlive]);
 		}
-		join(as, ae, thread, &iv);
+		join(&ln);
 	}
 	/* Ranges after the last launch hold none, but are instances. */
 	close_before(INT64_MAX);
@@ -608,7 +519,7 @@ main(int argc, char *argv[])
 		closed(&live[--nlive]);
 	}
 	lines_close(&rin);
-	lines_close(&lin);
+	launches_close(&lin);
 	close_before(INT64_MAX);
 	if (!lflag)
 		put_facts();

@@ -66,38 +66,13 @@ offset(const struct bound *b, int64_t span)
 	return x < span ? (int64_t)x : span;
 }
 
-/*
- * The GPU operation of a launch line (h3prof(5)): its start and end, the
- * fourth and fifth columns.
- */
-static void
-opspan(struct lines *l, char *line, int64_t *start, int64_t *end)
-{
-	char *col[6], *p = line;
-	int i;
-
-	for (i = 0; i < 6; i++) {
-		col[i] = p;
-		if (p == NULL || (p = strchr(p, '\t')) == NULL)
-			errx(1, "%s:%lu: expected a launch line: call start, "
-			    "end, thread, then a full interval line", l->path,
-			    l->lineno);
-		*p++ = '\0';
-	}
-	if (parse_ns(col[3], start) == -1 || parse_ns(col[4], end) == -1 ||
-	    *end < *start)
-		errx(1, "%s:%lu: bad start or end of the GPU operation",
-		    l->path, l->lineno);
-}
-
 int
 main(int argc, char *argv[])
 {
-	struct lines l;
+	struct launches l;
+	struct launch ln;
 	const char *colon;
-	char *line, *copy = NULL;
-	int64_t start, end, first = INT64_MAX, last = 0, from, to;
-	size_t len, cap = 0;
+	int64_t first = INT64_MAX, last = 0, from, to;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "fhw:", helpopt, NULL)) != -1) {
@@ -137,14 +112,17 @@ main(int argc, char *argv[])
 		usage(EXIT_USAGE);
 	}
 
-	/* First the span of the GPU work, then the lines in the window. */
-	lines_open(&l, path);
-	while ((line = lines_next(&l, NULL)) != NULL) {
-		opspan(&l, line, &start, &end);
-		first = start < first ? start : first;
-		last = end > last ? end : last;
+	/*
+	 * First the span of the GPU work, then the lines in the window.
+	 * Unlike inrange, neither pass needs the lines sorted by call
+	 * start: they are taken in any order and written in theirs.
+	 */
+	launches_open(&l, path, 0);
+	while (launches_next(&l, &ln)) {
+		first = ln.op.start < first ? ln.op.start : first;
+		last = ln.op.end > last ? ln.op.end : last;
 	}
-	lines_close(&l);
+	launches_close(&l);
 	if (first == INT64_MAX)
 		errx(1, "%s: no GPU work to take a window of", path);
 	from = first + offset(&lo, last - first);
@@ -161,19 +139,11 @@ main(int argc, char *argv[])
 		return 0;
 	}
 	/* An operation starting at the window's end is in only at the end. */
-	lines_open(&l, path);
-	while ((line = lines_next(&l, &len)) != NULL) {
-		if (len + 1 > cap && (copy = realloc(copy, cap = len + 1)) ==
-		    NULL)
-			err(1, NULL);
-		memcpy(copy, line, len + 1);
-		opspan(&l, line, &start, &end);
-		if (start >= from && (start < to || to >= last)) {
-			fputs_unlocked(copy, stdout);
-			putchar_unlocked('\n');
-		}
-	}
-	lines_close(&l);
+	launches_open(&l, path, 0);
+	while (launches_next(&l, &ln))
+		if (ln.op.start >= from && (ln.op.start < to || to >= last))
+			put_launch(&l);
+	launches_close(&l);
 	close_stdout();
 	return 0;
 }

@@ -136,19 +136,6 @@ static volatile sig_atomic_t nmade;	/* temporary files made */
 
 static _Noreturn void usage(int);
 
-/* realloc(3) of an array of *max to hold more than n, by half as needed. */
-static void *
-grow(void *p, size_t n, size_t *max, size_t size)
-{
-	if (n < *max)
-		return p;
-	while (n >= *max)
-		*max = *max < 16 ? 16 : *max + *max / 2;
-	if ((p = reallocarray(p, *max, size)) == NULL)
-		err(1, NULL);
-	return p;
-}
-
 static char *
 copy(const char *s, size_t len)
 {
@@ -316,7 +303,7 @@ figures(struct run *r, const struct jsondoc *doc, size_t n, char **path,
 			}
 			v = &elem;
 		}
-		*path = grow(*path, *pathlen + v->keylen + 1, pathmax, 1);
+		*path = grow(*path, pathmax, *pathlen + v->keylen + 1, 1);
 		if (len > 0)
 			(*path)[(*pathlen)++] = '.';
 		memcpy(*path + *pathlen, v->key, v->keylen);
@@ -375,7 +362,7 @@ otherkernels(struct run *r, const struct jsondoc *doc)
 		    (ns = member(doc, k, "total_ns")) == 0 ||
 		    nodes[ns].type != '0')
 			continue;
-		r->others = grow(r->others, r->nothers, &max,
+		r->others = grow(r->others, &max, r->nothers,
 		    sizeof(*r->others));
 		r->others[r->nothers++] = (struct okernel){
 		    copy(nodes[name].text, nodes[name].textlen),
@@ -459,7 +446,7 @@ slurp(const char *path, size_t max, size_t *lenp)
 	if ((fd = open(path, O_RDONLY)) == -1)
 		return NULL;
 	for (;;) {
-		buf = grow(buf, len + 1, &cap, 1);
+		buf = grow(buf, &cap, len + 1, 1);
 		if (len >= max) {
 			e = EFBIG;
 			goto fail;
@@ -556,7 +543,7 @@ addrun(const char *name, size_t namelen, const char *path)
 	size_t pathlen = strlen(path), len;
 	int isfile;
 
-	runs = grow(runs, nruns, &maxruns, sizeof(*runs));
+	runs = grow(runs, &maxruns, nruns, sizeof(*runs));
 	r = &runs[nruns];
 	memset(r, 0, sizeof(*r));
 	r->order = nruns++;
@@ -655,7 +642,7 @@ isrepeat(const struct group *k)
 static void
 putfield(char **keyp, size_t *lenp, size_t *maxp, const char *s, size_t len)
 {
-	*keyp = grow(*keyp, *lenp + sizeof(len) + len, maxp, 1);
+	*keyp = grow(*keyp, maxp, *lenp + sizeof(len) + len, 1);
 	memcpy(*keyp + *lenp, &len, sizeof(len));
 	memcpy(*keyp + *lenp + sizeof(len), s, len);
 	*lenp += sizeof(len) + len;
@@ -677,7 +664,7 @@ group(void)
 	const struct group *k;
 
 	for (r = runs; r < runs + nreports; r++) {
-		sorted = grow(sorted, r->nconfig, &max, sizeof(*sorted));
+		sorted = grow(sorted, &max, r->nconfig, sizeof(*sorted));
 		for (i = n = 0; i < r->nconfig; i++)
 			if (!isrepeat(groups_nth(&keys, r->config[i].key)))
 				sorted[n++] = &r->config[i];
@@ -875,7 +862,7 @@ groupothers(struct conf *g)
 		return;
 	for (i = 0; i < g->n; i++)
 		for (j = 0; j < g->runs[i]->nothers; j++) {
-			all = grow(all, n, &max, sizeof(*all));
+			all = grow(all, &max, n, sizeof(*all));
 			all[n] = (struct seen){ &g->runs[i]->others[j], n };
 			n++;
 		}
@@ -992,8 +979,8 @@ reduce(void)
 				}
 				if (v->isnull)
 					continue;
-				vals[v->fig] = grow(vals[v->fig], nv[v->fig],
-				    &maxv[v->fig], sizeof(double));
+				vals[v->fig] = grow(vals[v->fig],
+				    &maxv[v->fig], nv[v->fig], sizeof(double));
 				vals[v->fig][nv[v->fig]++] = v->v;
 			}
 		}
@@ -1213,7 +1200,7 @@ putsummaryjson(FILE *fp)
 	jw_open(&jw, NULL, '{');
 	jw_open(&jw, "runs", '[');
 	for (r = runs; r < runs + nreports; r++) {
-		text = grow(text, r->len, &max, 1);
+		text = grow(text, &max, r->len, 1);
 		if (pread(fileno(scratch), text, r->len, r->off) !=
 		    (ssize_t)r->len)
 			err(1, "scratch file");
@@ -1918,20 +1905,38 @@ onsignal(int sig)
 	raise(sig);
 }
 
-/* The temporary files, made first: a directory that takes none fails
-   before the work. */
+/* A new file at path, as fopen(path, "w") makes one (mode 0666 less the
+   umask) but never one that was there; -1 if there was. */
+static int
+create(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+}
+
+/*
+ * The temporary files, made first: a directory that takes none fails
+ * before the work.  One there already, of our PID, is what a process
+ * gone that had it left, as pipeline.mk takes .NAME.PID: litter, removed
+ * (a link planted there too, not followed).
+ */
 static void
 openoutputs(void)
 {
 	size_t i;
+	int fd;
 
 	for (i = 0; i < NOUT; i++) {
 		if (asprintf(&tmpnames[i], "%s/.%s.%ld", dir, outnames[i],
 		    (long)getpid()) == -1)
 			err(1, NULL);
-		if ((outs[i] = fopen(tmpnames[i], "w")) == NULL)
+		if ((fd = create(tmpnames[i])) == -1 && errno == EEXIST &&
+		    unlink(tmpnames[i]) == 0)
+			fd = create(tmpnames[i]);
+		if (fd == -1)
 			err(1, "%s", tmpnames[i]);
 		nmade = i + 1;
+		if ((outs[i] = fdopen(fd, "w")) == NULL)
+			err(1, "%s", tmpnames[i]);
 	}
 }
 
@@ -1999,7 +2004,7 @@ main(int argc, char *argv[])
 	if ((keys_opt = strdup(keys_opt)) == NULL)
 		err(1, NULL);
 	for (p = strtok(keys_opt, " "); p != NULL; p = strtok(NULL, " ")) {
-		repeat = grow(repeat, nrepeat, &maxrepeat, sizeof(*repeat));
+		repeat = grow(repeat, &maxrepeat, nrepeat, sizeof(*repeat));
 		repeat[nrepeat++] = p;
 	}
 

@@ -42,7 +42,7 @@ record(const struct groups *g, size_t i)
 
 /* Double the hash, or make its first, and put every record back into it. */
 static void
-grow(struct groups *g)
+rehash(struct groups *g)
 {
 	size_t i, j, mask;
 
@@ -83,7 +83,7 @@ groups_get(struct groups *g, const char *key, size_t len)
 	size_t i;
 
 	if (g->nslots == 0)
-		grow(g);
+		rehash(g);
 	if (g->slots[i = slot(g, key, len, h)] != 0)
 		return record(g, g->slots[i] - 1);
 	if (g->n == g->maxrecs) {
@@ -98,7 +98,7 @@ groups_get(struct groups *g, const char *key, size_t len)
 	r->keylen = len;
 	r->hash = h;
 	if (2 * g->n > g->nslots)
-		grow(g);
+		rehash(g);
 	else
 		g->slots[i] = g->n;
 	return r;

@@ -1,10 +1,11 @@
 /*
- * h3prof.c: line input, interval and fact lines, checked output.
+ * h3prof.c: line input, interval, launch and fact lines, checked output.
  * See h3prof.h and h3prof(5).
  */
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,6 +110,27 @@ lines_close(struct lines *l)
 		err(1, "%s", l->path);
 	free(l->buf);
 	l->buf = NULL;
+}
+
+void *
+grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap;
+
+	if (n < c)
+		return p;
+	while (n >= c) {
+		/* Half as much again must stay within SIZE_MAX bytes. */
+		if (c > SIZE_MAX / size / 3 * 2) {
+			errno = ENOMEM;
+			err(1, NULL);
+		}
+		c = c < 16 ? 16 : c + c / 2;
+	}
+	if ((p = reallocarray(p, c, size)) == NULL)
+		err(1, NULL);
+	*cap = c;
+	return p;
 }
 
 /*
@@ -228,6 +250,80 @@ next:
 
 void
 ivin_close(struct ivin *r)
+{
+	lines_close(&r->in);
+}
+
+void
+launches_open(struct launches *r, const char *path, int sorted)
+{
+	lines_open(&r->in, path);
+	r->sorted = sorted;
+	r->prevstart = INT64_MIN;
+	r->line = NULL;
+	r->len = 0;
+}
+
+/* Read the next launch line into ln; return 0 at the end. */
+int
+launches_next(struct launches *r, struct launch *ln)
+{
+	struct lines *l = &r->in;
+	char *p, *col[9];
+	int i;
+
+	if ((r->line = lines_next(l, &r->len)) == NULL)
+		return 0;
+	if (l->eof)
+		errx(1, "%s:%lu: no newline at the end of the input: is it "
+		    "cut short?", l->path, l->lineno);
+	p = r->line;
+	for (i = 0; i < 9; i++)
+		col[i] = column(&p);
+	if (p == NULL || strchr(p, '\t') != NULL)
+		errx(1, "%s:%lu: expected a launch line: call start, end, "
+		    "thread, then a full interval line", l->path, l->lineno);
+	if (parse_ns(col[0], &ln->start) == -1 ||
+	    parse_ns(col[1], &ln->end) == -1 || ln->end < ln->start ||
+	    parse_ns(col[3], &ln->op.start) == -1 ||
+	    parse_ns(col[4], &ln->op.end) == -1 || ln->op.end < ln->op.start)
+		errx(1, "%s:%lu: a start or end that is not a non-negative "
+		    "integer of ns, or an end before its start", l->path,
+		    l->lineno);
+	if (r->sorted && ln->start < r->prevstart)
+		errx(1, "%s:%lu: not sorted by call start (%lld after %lld); "
+		    "sort with: sort -t \"$(printf '\\t')\" -k1,1n",
+		    l->path, l->lineno, (long long)ln->start,
+		    (long long)r->prevstart);
+	r->prevstart = ln->start;
+	ln->thread = col[2];
+	ln->op.full = 1;
+	ln->op.kind = col[5];
+	ln->op.device = col[6];
+	ln->op.stream = col[7];
+	ln->op.category = col[8];
+	ln->op.name = p;
+	ln->op.namelen = r->line + r->len - p;
+	return 1;
+}
+
+void
+put_launch(const struct launches *r)
+{
+	const char *p = r->line, *end = r->line + r->len, *nul;
+
+	/* The columns were split at their tabs, a line's only NULs. */
+	while ((nul = memchr(p, '\0', end - p)) != NULL) {
+		fwrite_unlocked(p, 1, nul - p, stdout);
+		putchar_unlocked('\t');
+		p = nul + 1;
+	}
+	fwrite_unlocked(p, 1, end - p, stdout);
+	putchar_unlocked('\n');
+}
+
+void
+launches_close(struct launches *r)
 {
 	lines_close(&r->in);
 }
@@ -377,6 +473,20 @@ put_fact(const char *prefix, const char *key, int64_t v)
 {
 	fputs_unlocked(prefix, stdout);
 	fputs_unlocked(key, stdout);
+	putchar_unlocked('\t');
+	put_int(v);
+	putchar_unlocked('\n');
+}
+
+void
+put_factf(const char *prefix, int64_t v, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs_unlocked(prefix, stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
 	putchar_unlocked('\t');
 	put_int(v);
 	putchar_unlocked('\n');

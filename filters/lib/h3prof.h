@@ -72,9 +72,47 @@ void	 ivin_open(struct ivin *, const char *path, int sorted);
 int	 ivin_next(struct ivin *, struct interval *);
 void	 ivin_close(struct ivin *);
 
+/*
+ * A launch line (h3prof(5)): a CUDA API call's start, end and thread,
+ * then a full interval line of the GPU operation it launched, the text
+ * columns pointing into the line just read.
+ */
+struct launch {
+	int64_t		 start;		/* of the call, ns */
+	int64_t		 end;		/* ns, never before start */
+	char		*thread;
+	struct interval	 op;
+};
+
+/*
+ * A stream of launch lines, optionally required to be sorted by the
+ * call's start.  put_launch writes the line last read as it was read.
+ */
+struct launches {
+	struct lines	 in;
+	int		 sorted;	/* fail unless call start never
+					   decreases */
+	int64_t		 prevstart;	/* call start of the previous line */
+	char		*line;		/* the line last read, its columns
+					   split at their tabs */
+	size_t		 len;
+};
+
+void	 launches_open(struct launches *, const char *path, int sorted);
+int	 launches_next(struct launches *, struct launch *);
+void	 put_launch(const struct launches *);
+void	 launches_close(struct launches *);
+
 /* The long options of every filter, for getopt_long: --help is -h. */
 extern const struct option helpopt[];
 
+/*
+ * grow returns the array p of *cap elements of size bytes (size not 0),
+ * reallocated if need be to hold more than n, *cap grown by half (from
+ * 16) as many times as that takes.  An array past SIZE_MAX bytes, like
+ * memory refused, exits 1.
+ */
+void	*grow(void *p, size_t *cap, size_t n, size_t size);
 int	 parse_ns(const char *, int64_t *);
 int	 plainword(uint64_t);
 uint64_t hashbytes(const char *, size_t);
@@ -83,6 +121,9 @@ char	*fmt_int(char *, int64_t);
 size_t	 unescape(char *);
 void	 put_interval(const struct interval *);
 void	 put_fact(const char *prefix, const char *key, int64_t);
+/* A fact whose key printf(3) makes of fmt and what follows: any length. */
+void	 put_factf(const char *prefix, int64_t, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 void	 buffer_stdout(void);
 void	 close_stdout(void);
 _Noreturn void usage_exit(const char *, int);
