@@ -149,38 +149,45 @@ static struct fact *
 needf(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 
-static struct fact *
-vfind(char *key, size_t size, const char *fmt, va_list ap)
+/* The key a format makes, however long: allocated. */
+static char *
+vkey(const char *fmt, va_list ap)
 {
-	vsnprintf(key, size, fmt, ap);
-	return lookup(key);
+	char *key;
+
+	if (vasprintf(&key, fmt, ap) == -1)
+		err(1, NULL);
+	return key;
 }
 
 static struct fact *
 findf(const char *fmt, ...)
 {
-	char key[1024];
 	struct fact *f;
 	va_list ap;
+	char *key;
 
 	va_start(ap, fmt);
-	f = vfind(key, sizeof(key), fmt, ap);
+	key = vkey(fmt, ap);
 	va_end(ap);
+	f = lookup(key);
+	free(key);
 	return f;
 }
 
 static struct fact *
 needf(const char *fmt, ...)
 {
-	char key[1024];
 	struct fact *f;
 	va_list ap;
+	char *key;
 
 	va_start(ap, fmt);
-	f = vfind(key, sizeof(key), fmt, ap);
+	key = vkey(fmt, ap);
 	va_end(ap);
-	if (f == NULL)
+	if ((f = lookup(key)) == NULL)
 		errx(1, "%s: missing fact %s", inputs, key);
+	free(key);
 	return f;
 }
 
