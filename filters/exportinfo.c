@@ -29,6 +29,14 @@ static const char hidden_sql[] =
     " WHERE k.correlationId = g.correlationId"
     " AND k.globalPid = g.globalPid)";
 
+/*
+ * In an aggregate over a table of GPU work, the rows whose start or end
+ * is not a time: not an integer, before 0, or an end before its start.
+ * SQLite would sum text as its number prefix and NULL as nothing.
+ */
+#define NOT_TIMES	"sum(typeof(start) != 'integer' OR" \
+    " typeof(end) != 'integer' OR start < 0 OR end < start)"
+
 /* The export, as named on the command line. */
 static const char *path;
 /* The export. */
@@ -128,23 +136,22 @@ static void
 processes(void)
 {
 	sqlite3_stmt *st;
-	char key[128];
-	int64_t pid;
+	long long pid;
 
 	st = query("SELECT (globalPid >> 24) & 0xFFFFFF, count(*),"
-	    " sum(end - start), max(end) - min(start)"
+	    " sum(end - start), max(end) - min(start), " NOT_TIMES
 	    " FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ORDER BY 1");
 	while (next(st)) {
+		if (sqlite3_column_int64(st, 4) != 0)
+			errx(1, "%s: CUPTI_ACTIVITY_KIND_KERNEL: a start or end"
+			    " that is not a time", path);
 		pid = sqlite3_column_int64(st, 0);
-		snprintf(key, sizeof(key), "process.%lld.kernel_count",
-		    (long long)pid);
-		put_fact(prefix, key, sqlite3_column_int64(st, 1));
-		snprintf(key, sizeof(key), "process.%lld.kernel_ns",
-		    (long long)pid);
-		put_fact(prefix, key, sqlite3_column_int64(st, 2));
-		snprintf(key, sizeof(key), "process.%lld.kernel_span_ns",
-		    (long long)pid);
-		put_fact(prefix, key, sqlite3_column_int64(st, 3));
+		put_factf(prefix, sqlite3_column_int64(st, 1),
+		    "process.%lld.kernel_count", pid);
+		put_factf(prefix, sqlite3_column_int64(st, 2),
+		    "process.%lld.kernel_ns", pid);
+		put_factf(prefix, sqlite3_column_int64(st, 3),
+		    "process.%lld.kernel_span_ns", pid);
 	}
 }
 
@@ -156,9 +163,9 @@ facts(void)
 	    "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
 	    GRAPH_TRACE };
 	sqlite3_stmt *st;
-	char sql[1024], key[128];
+	char sql[1024];
 	const char *name, *sep = "";
-	size_t i;
+	size_t i, len;
 	int off;
 
 	if (export_hastable(db, path, "TARGET_INFO_GPU")) {
@@ -166,12 +173,14 @@ facts(void)
 		    " WHERE name IS NOT NULL GROUP BY id ORDER BY id");
 		while (next(st)) {
 			name = (const char *)sqlite3_column_text(st, 1);
-			if (!utf8_valid(name, strlen(name)))
-				errx(1, "%s: a GPU name is not UTF-8", path);
-			snprintf(key, sizeof(key), "device.%lld.name",
+			len = sqlite3_column_bytes(st, 1);
+			if (memchr(name, '\0', len) != NULL ||
+			    !utf8_valid(name, len))
+				errx(1, "%s: a GPU name is not UTF-8 text",
+				    path);
+			printf("%sdevice.%lld.name\t", prefix,
 			    (long long)sqlite3_column_int64(st, 0));
-			printf("%s%s\t", prefix, key);
-			put_escaped(name, strlen(name));
+			put_escaped(name, len);
 			putchar_unlocked('\n');
 		}
 	}
@@ -191,6 +200,9 @@ facts(void)
 	if (!export_hastable(db, path, GRAPH_TRACE) ||
 	    count("SELECT count(*) FROM " GRAPH_TRACE) == 0)
 		return;
+	if (count("SELECT " NOT_TIMES " FROM " GRAPH_TRACE) != 0)
+		errx(1, "%s: %s: a start or end that is not a time", path,
+		    GRAPH_TRACE);
 	put_fact(prefix, "graphs.launches",
 	    count("SELECT count(*) FROM " GRAPH_TRACE));
 	put_fact(prefix, "graphs.ns",
