@@ -483,12 +483,15 @@ $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),TRACES_FROM=$(\
 	h3_was_TRACES_FROM)) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
 # Make expands a whole recipe before it runs it: the directory must be
-# there when $(file) writes.
+# there when $(file) writes.  It writes the file itself, no temporary one
+# that an interrupt could leave: make removes a target its interrupted
+# recipe changed, and one it did not finish is not the list make wants,
+# so the next make writes it again.
 $(h3_list) $(h3_record):
 	$(if $(h3_changed),@echo 'pipeline.mk: $(strip $(h3_changed))')
-	$(shell mkdir -p -- '$(@D)')$(file >$(h3_tmp),$(if \
+	$(shell mkdir -p -- '$(@D)')$(file >$@,$(if \
 	    $(filter $(h3_list),$@),$(h3_listtext),$(h3_recordtext)))
-	@mv -f -- '$(h3_tmp)' '$@'$(if $(h3_litter),; rm -f -- $(h3_litter))
+	@:$(if $(h3_litter),; rm -f -- $(h3_litter))
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
 	$(h3_reports)/groups.csv

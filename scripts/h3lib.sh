@@ -187,9 +187,13 @@ h3_hidden() {
 
 # Once cleaning up, signals are ignored, by this shell and so by the rm it
 # starts: one that came between the start of rm and a trap of its own would
-# stop it halfway.
+# stop it halfway.  An h3_facts_wait still running is ended first.
 h3_cleanup() {
 	trap '' HUP INT TERM
+	if [ -n "${h3_factspid-}" ]; then
+		kill "$h3_factspid" 2>/dev/null || :
+		wait "$h3_factspid" 2>/dev/null || :
+	fi
 	if declare -F h3_atexit >/dev/null; then h3_atexit; fi
 	[ -z "$t" ] || rm -rf -- "$t"
 }
@@ -220,6 +224,19 @@ h3_failed() {
 	h3_kept=${2%"$h3_name"}${h3_name:0:248}.failed
 }
 
+# h3_facts_wait CMD...: h3_facts CMD... in the background, its standard
+# input this shell's, and its status: this shell waits in the wait
+# builtin, which a signal interrupts, so that h3_cleanup ends it, and its
+# filters, at once.  Call it as h3_facts.
+h3_facts_wait() {
+	h3_facts "$@" <&0 &
+	h3_factspid=$!
+	local rc=0
+	wait "$h3_factspid" || rc=$?
+	h3_factspid=
+	return "$rc"
+}
+
 # h3_facts CMD...: the facts of one run (h3prof(5)), computed by the
 # filters into files in $t, given to CMD as its last arguments: cat prints
 # them (h3facts), reportjson makes the report of them (h3report).  The
@@ -227,11 +244,12 @@ h3_failed() {
 # in bin, the rules of classify in rules, and extend, kernels, range, skip
 # and window are h3facts's -x, -k, -R, -s and -w.
 #
-# A subshell, so that a failure, told on stderr, ends it and its filters
-# alone with status 1: the caller records it.  Call it where -e counts
+# Run through h3_facts_wait, as a process of its own, so that a failure,
+# told on stderr, ends it and its filters alone with status 1 (the caller
+# records it), and a signal ends it at once.  Call that where -e counts
 # (not after if, && or ||; with set +e around it to see its status):
 # inside, -e is set again.
-h3_facts() (
+h3_facts() {
 	set -e
 	local gpuin kexecin gpuread apiread launchread skipped nvtxin
 
@@ -284,7 +302,8 @@ h3_facts() (
 	# with it, and wait for them, before the caller removes the temporary
 	# directory.  A signal ends it with status 1.
 	pids=()		# the filters running in the background
-	trap '[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null || :
+	trap 'trap "" HUP INT TERM
+	    [ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null || :
 	    wait' EXIT
 	trap 'exit 1' HUP INT TERM
 
@@ -373,10 +392,12 @@ h3_facts() (
 	if [ -n "$range$window" ]; then
 		# The readers of launch lines (h3prof(5)), called as the
 		# traces' are, with -- and the file.
-		selected_ops() { cut -f4- -- "$2"; }
+		# (exec: a filter started in the background is the process
+		# its PID names, which the trap ends.)
+		selected_ops() { exec cut -f4- -- "$2"; }
 		selected_calls() {
-			awk -F'\t' -v OFS='\t' '$6 == "kernel" { print $1, $2 }' \
-			    "$2"
+			exec awk -F'\t' -v OFS='\t' \
+			    '$6 == "kernel" { print $1, $2 }' "$2"
 		}
 		gpuread=(selected_ops) apiread=(selected_calls) skipped=0
 		gpuin=$t/selected kexecin=$t/selected
@@ -396,9 +417,13 @@ h3_facts() (
 		"${launchread[@]}" >"$t/launches" 2>"$t/launches.err" &
 		pids+=($!)
 	fi
-	"${gpuread[@]}" -- "$gpuin" | "$bin/classify" -r "$rules" >"$t/gpu"
-	local rc=0
-	wait_for "${pids[@]}" || rc=$?
+	local readers=("${pids[@]}") rc=0
+	# In the background too, so that a signal ends it (its classify,
+	# and through the pipe its reader) at once.
+	"${gpuread[@]}" -- "$gpuin" | "$bin/classify" -r "$rules" >"$t/gpu" &
+	pids+=($!)
+	wait "$!"
+	wait_for "${readers[@]}" || rc=$?
 	pids=()
 	[ ! -s "$t/api.err" ] || cat -- "$t/api.err" >&2
 	[ ! -s "$t/launches.err" ] || cat -- "$t/launches.err" >&2
@@ -498,4 +523,4 @@ h3_facts() (
 	printf 'source.gpu_trace\t%s\nsource.kernel_exec_trace\t%s\n' \
 	    "$gpufact" "$kexecfact" >"$t/source.facts"
 	"$@" "$t/source.facts" "${facts[@]}"
-)
+}
