@@ -217,11 +217,16 @@ h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
 h3_abs = $(subst $() ,?,$(abspath $1))
 h3_skip := $(foreach p,$(h3_reports) $(h3_out),$(call h3_abs,$p))
 # A match that is no directory is part of a name make split at a blank.
-h3_matches = $(foreach d,$(filter-out %.failed/,$(wildcard $1/)),$(if \
-    $(filter $(h3_skip),$(call h3_abs,$d)),,$(if $(wildcard \
-    $(call h3_path,$d)/),$(call h3_path,$d),$(call h3_err,TRACES: $1 \
-    matches a name that holds whitespace or a backslash$(,) near $d$(,) \
-    which make cannot carry in a file name; rename it)h3-refused)))
+# The matches are taken one by one only when one of them may be skipped
+# or no directory (an absolute path with a blank is more than one word).
+h3_matches = $(call h3_sift,$1,$(filter-out %.failed/,$(wildcard $1/)))
+h3_sift = $(if $(or $(findstring ?,$(h3_skip)),$(filter $(h3_skip),$(abspath \
+    $2)),$(filter-out $(words $2),$(words $(wildcard $(addsuffix /,$(call \
+    h3_path,$2)))))),$(foreach d,$2,$(if $(filter $(h3_skip),$(call \
+    h3_abs,$d)),,$(if $(wildcard $(call h3_path,$d)/),$(call \
+    h3_path,$d),$(call h3_err,TRACES: $1 matches a name that holds \
+    whitespace or a backslash$(,) near $d$(,) which make cannot carry in a \
+    file name; rename it)h3-refused))),$(call h3_path,$2))
 ifneq ($(TRACES_FROM),)
 ifeq ($(wildcard $(TRACES_FROM)),)
 $(call h3_err,TRACES_FROM=$(TRACES_FROM): no such file)
