@@ -246,22 +246,16 @@ $(foreach v,$(filter TRACE trace traces TRACE_FROM RUNS,$(.VARIABLES)),\
 	$(call h3_err,$v=$($v): no such setting; did you mean TRACES?)))
 
 # The files of run directory $1 that may be its trace or configuration,
-# by the names nsys gives them: one listing of it, filtered (h3_kinds are
-# h3_globs as patterns of $(filter)).  A name in it that holds whitespace,
-# which make splits, leaves words outside $1/: then the files are looked
-# for by their patterns, as $(wildcard) matches whole names.
+# by the names nsys gives them (h3_kinds: the same as patterns of $(filter)).
 h3_globs = $(addprefix $1/,cuda_gpu_trace.csv *_cuda_gpu_trace.csv \
     *_gputrace.csv cuda_kern_exec_trace.csv *_cuda_kern_exec_trace.csv \
     *_kernexectrace.csv *nvtx_pushpop_trace.csv *.sqlite *.nsys-rep \
     config.json run.env)
 h3_kinds := $(subst %/*,%,$(call h3_globs,%))
-h3_listing = $(filter $(h3_kinds),$(call h3_whole,$1,$(wildcard $1/*)))
-h3_whole = $(if $(filter-out $1/%,$2),$(wildcard $(call h3_globs,$1)),$2)
-# The trace files of listing $1, sorted.
-h3_gpus = $(sort $(filter %/cuda_gpu_trace.csv %_cuda_gpu_trace.csv \
-    %_gputrace.csv,$1))
-h3_kexecs = $(sort $(filter %/cuda_kern_exec_trace.csv \
-    %_cuda_kern_exec_trace.csv %_kernexectrace.csv,$1))
+h3_gpukinds := %/cuda_gpu_trace.csv %_cuda_gpu_trace.csv %_gputrace.csv
+h3_kxkinds := %/cuda_kern_exec_trace.csv %_cuda_kern_exec_trace.csv \
+    %_kernexectrace.csv
+# The other trace of a pair: of GPU trace $1, of kernel trace $1.
 h3_kmate = $(patsubst %_gputrace.csv,%_kernexectrace.csv,$(patsubst \
     %cuda_gpu_trace.csv,%cuda_kern_exec_trace.csv,$1))
 h3_gmate = $(patsubst %_kernexectrace.csv,%_gputrace.csv,$(patsubst \
@@ -269,8 +263,8 @@ h3_gmate = $(patsubst %_kernexectrace.csv,%_gputrace.csv,$(patsubst \
 h3_mate = $(if $(filter %_gputrace.csv %cuda_gpu_trace.csv,$1),$(call \
     h3_kmate,$1),$(call h3_gmate,$1))
 h3_havemate = $(if $(filter $(call h3_mate,$1),$(h3_ls)),$1)
-# The name of run directory $1: the last part of its path.
-h3_name = $(notdir $(abspath $1))
+# The name of run directory h3_d: the last part of its path.
+h3_name = $(notdir $(abspath $(h3_d)))
 
 h3_looks := h3prof looks for cuda_gpu_trace.csv and cuda_kern_exec_trace.csv \
     (or PREFIX_ before each, or PREFIX_gputrace.csv and \
@@ -283,10 +277,16 @@ h3_rename := holds whitespace or a character make cannot carry in a file \
 # first case of h3_case that holds.  (The path and the name are variables,
 # not arguments: a comma in them is no separator.)
 define h3_run
-h3_ls := $(call h3_listing,$(h3_d))
-h3_gpu := $(call h3_gpus,$(h3_ls))
-h3_kx := $(call h3_kexecs,$(h3_ls))
-h3_pairs := $(foreach g,$(h3_gpu),$(call h3_havemate,$g))
+h3_n := $(h3_name)
+# Its files, from one listing of it.  A name in it that holds whitespace,
+# which make splits, leaves words outside h3_d/: then they are looked for
+# by their patterns, which $(wildcard) matches with whole names.
+h3_ls := $(wildcard $(h3_d)/*)
+h3_ls := $(filter $(h3_kinds),$(if $(filter-out $(h3_d)/%,$(h3_ls)),$(wildcard \
+    $(call h3_globs,$(h3_d))),$(h3_ls)))
+h3_gpu := $(sort $(filter $(h3_gpukinds),$(h3_ls)))
+h3_kx := $(sort $(filter $(h3_kxkinds),$(h3_ls)))
+h3_pairs := $(filter $(call h3_gmate,$(h3_kx)),$(h3_gpu))
 h3_sqls := $(filter %.sqlite,$(h3_ls))
 h3_reps := $(filter %.nsys-rep,$(h3_ls))
 h3_conf := $(firstword $(filter %/config.json,$(h3_ls)) $(filter \
@@ -299,9 +299,9 @@ h3_names += $(h3_n)
 endif
 endef
 # A name with a blank is split by make: a word that is not in the run.
-h3_case = $(or $(if $(filter-out $(h3_d)/%,$(h3_found))$(call \
-    h3_anyunsafe,$(notdir $(h3_found))),badfile),$(if $(and \
-    $(h3_samenames),$(filter $(h3_n),$(h3_names))),samename),$(if \
+h3_case = $(or $(if $(filter-out $(h3_d)/%,$(h3_found))$(and \
+    $(h3_oddfiles),$(call h3_anyunsafe,$(notdir $(h3_found)))),badfile),$(if \
+    $(and $(h3_samenames),$(filter $(h3_n),$(h3_names))),samename),$(if \
     $(word 2,$(h3_pairs)),pairs,$(if $(h3_pairs),pair)),$(if \
     $(word 2,$(h3_sqls)),sqlites,$(if $(h3_sqls),sqlite)),$(if \
     $(word 2,$(h3_reps)),nsysreps,$(if $(h3_reps),nsysrep)),$(if $(and \
@@ -391,7 +391,7 @@ $(h3_json_$(h3_i)): private h3_in := $(h3_in)
 h3_files_$(h3_i) := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
 
-# Run directory N of h3_dirs is run N, h3_i, the key of its variables;
+# Run directory N of h3_dirs, h3_d, is run N, h3_i, the key of its variables;
 # the names of runs are compared one by one only when two are the same,
 # and the paths and names checked one by one only when one of them may be
 # unsafe (a name that make splits makes more names than runs).
@@ -404,15 +404,19 @@ h3_samenames := $(if $(filter-out $(words $(h3_allnames)),$(words $(sort \
 h3_oddpaths := $(call h3_anyunsafe,$(h3_dirs))
 h3_oddnames := $(or $(filter-out $(words $(h3_dirs)),$(words \
     $(h3_allnames))),$(call h3_anyunsafe,$(h3_allnames)))
+# Whether a name of the runs' files may be unsafe, from one listing of them
+# all (make reads a directory once): each run's trace files are checked
+# only then.
+h3_oddfiles := $(call h3_anyunsafe,$(notdir $(filter $(h3_kinds),$(wildcard \
+    $(addsuffix /*,$(h3_dirs))))))
 h3_names :=
 $(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
-    $(foreach i,$(firstword $(subst |, ,$p)),$(foreach d,$(patsubst \
-    $i|%,%,$p),$(if $(and $(h3_oddpaths),$(call h3_unsafe,$d)),\
-    $(call h3_err,run directory $d: its path $(h3_rename)),\
-    $(if $(and $(h3_oddnames),$(call h3_unsafe,$(call h3_name,$d))),\
-	$(call h3_err,run directory $d: its name $(call h3_name,$d) $(h3_rename)),\
-	$(eval h3_i := $i)$(eval h3_d := $d)$(eval h3_n := $(call \
-	    h3_name,$d))$(eval $(value h3_run)))))))
+    $(foreach h3_i,$(firstword $(subst |, ,$p)),$(foreach h3_d,$(patsubst \
+    $(h3_i)|%,%,$p),$(if $(and $(h3_oddpaths),$(call h3_unsafe,$(h3_d))),\
+    $(call h3_err,run directory $(h3_d): its path $(h3_rename)),\
+    $(if $(and $(h3_oddnames),$(call h3_unsafe,$(h3_name))),\
+	$(call h3_err,run directory $(h3_d): its name $(h3_name) $(h3_rename)),\
+	$(eval $(value h3_run)))))))
 h3_ids := $(foreach i,$(h3_seq),$(if $(h3_json_$i),$i))
 h3_jsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),,$(h3_json_$i)))
 h3_keptjsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),$(h3_json_$i)))
