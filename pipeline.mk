@@ -275,12 +275,12 @@ h3_rename := holds whitespace or a character make cannot carry in a file \
 # h3_run: find the trace of run directory h3_d, named h3_n, and define
 # the rules of its report, or say what is wrong with it: h3_run_CASE, the
 # first case of h3_case that holds.  (The path and the name are variables,
-# not arguments: a comma in them is no separator.)
+# not arguments: a comma in them is no separator.)  Its files, h3_ls, are
+# from one listing of it; a name in it that holds whitespace, which make
+# splits, leaves words outside h3_d/, and then they are looked for by
+# their patterns, which $(wildcard) matches with whole names.
 define h3_run
 h3_n := $(h3_name)
-# Its files, from one listing of it.  A name in it that holds whitespace,
-# which make splits, leaves words outside h3_d/: then they are looked for
-# by their patterns, which $(wildcard) matches with whole names.
 h3_ls := $(wildcard $(h3_d)/*)
 h3_ls := $(filter $(h3_kinds),$(if $(filter-out $(h3_d)/%,$(h3_ls)),$(wildcard \
     $(call h3_globs,$(h3_d))),$(h3_ls)))
@@ -378,7 +378,8 @@ define h3_define
 h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
 h3_nvtx := $(filter $(patsubst %cuda_kern_exec_trace.csv,\
-    %nvtx_pushpop_trace.csv,$(filter %cuda_kern_exec_trace.csv,$(h3_srcs))),$(h3_ls))
+    %nvtx_pushpop_trace.csv,$(filter %cuda_kern_exec_trace.csv,\
+    $(h3_srcs))),$(h3_ls))
 h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
     rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))$(if \
     $(h3_nvtx), nvtx=$(h3_nvtx))$(h3_scopein)
