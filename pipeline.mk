@@ -167,7 +167,10 @@ h3_scopein := $(if $(RANGE), scope=$(RANGE)/$(SKIP))$(if $(WINDOW), \
 , := ,
 h3_hash := \#
 h3_unsafechars := : $(h3_hash) % $$ ' " \ ` * ? [ ] ; | & < > ( ) { }
-h3_unsafe = $(or $(word 2,$1),$(strip $(foreach c,$(h3_unsafechars),$(findstring $c,$1))))
+h3_unsafe = $(or $(word 2,$1),$(call h3_anyunsafe,$1))
+# Whether any word of list $1 holds one of those characters: as fast for a
+# list as for a name.
+h3_anyunsafe = $(strip $(foreach c,$(h3_unsafechars),$(findstring $c,$1)))
 $(foreach v,REPORTS OUT TRACES_FROM H3PROF_DIR H3PROF_RULES,\
     $(if $(call h3_unsafe,$($v)),\
 	$(error $v="$($v)" holds whitespace, a quote or one of : $(h3_hash) % $$ \ ` * ? [ ] ; | & < > ( ) { }, which make cannot carry in a file name)))
@@ -214,11 +217,16 @@ h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
 h3_abs = $(subst $() ,?,$(abspath $1))
 h3_skip := $(foreach p,$(h3_reports) $(h3_out),$(call h3_abs,$p))
 # A match that is no directory is part of a name make split at a blank.
-h3_matches = $(foreach d,$(filter-out %.failed/,$(wildcard $1/)),$(if \
-    $(filter $(h3_skip),$(call h3_abs,$d)),,$(if $(wildcard \
-    $(call h3_path,$d)/),$(call h3_path,$d),$(call h3_err,TRACES: $1 \
-    matches a name that holds whitespace or a backslash$(,) near $d$(,) \
-    which make cannot carry in a file name; rename it)h3-refused)))
+# The matches are taken one by one only when one of them may be skipped
+# or no directory (an absolute path with a blank is more than one word).
+h3_matches = $(call h3_sift,$1,$(filter-out %.failed/,$(wildcard $1/)))
+h3_sift = $(if $(or $(findstring ?,$(h3_skip)),$(filter $(h3_skip),$(abspath \
+    $2)),$(filter-out $(words $2),$(words $(wildcard $(addsuffix /,$(call \
+    h3_path,$2)))))),$(foreach d,$2,$(if $(filter $(h3_skip),$(call \
+    h3_abs,$d)),,$(if $(wildcard $(call h3_path,$d)/),$(call \
+    h3_path,$d),$(call h3_err,TRACES: $1 matches a name that holds \
+    whitespace or a backslash$(,) near $d$(,) which make cannot carry in a \
+    file name; rename it)h3-refused))),$(call h3_path,$2))
 ifneq ($(TRACES_FROM),)
 ifeq ($(wildcard $(TRACES_FROM)),)
 $(call h3_err,TRACES_FROM=$(TRACES_FROM): no such file)
@@ -237,20 +245,26 @@ $(foreach v,$(filter TRACE trace traces TRACE_FROM RUNS,$(.VARIABLES)),\
     $(if $(filter command line,$(origin $v)),\
 	$(call h3_err,$v=$($v): no such setting; did you mean TRACES?)))
 
-# The trace files of run directory $1, by the names nsys gives them.
-h3_gpus = $(sort $(wildcard $1/cuda_gpu_trace.csv $1/*_cuda_gpu_trace.csv \
-    $1/*_gputrace.csv))
-h3_kexecs = $(sort $(wildcard $1/cuda_kern_exec_trace.csv \
-    $1/*_cuda_kern_exec_trace.csv $1/*_kernexectrace.csv))
+# The files of run directory $1 that may be its trace or configuration,
+# by the names nsys gives them (h3_kinds: the same as patterns of $(filter)).
+h3_globs = $(addprefix $1/,cuda_gpu_trace.csv *_cuda_gpu_trace.csv \
+    *_gputrace.csv cuda_kern_exec_trace.csv *_cuda_kern_exec_trace.csv \
+    *_kernexectrace.csv *nvtx_pushpop_trace.csv *.sqlite *.nsys-rep \
+    config.json run.env)
+h3_kinds := $(subst %/*,%,$(call h3_globs,%))
+h3_gpukinds := %/cuda_gpu_trace.csv %_cuda_gpu_trace.csv %_gputrace.csv
+h3_kxkinds := %/cuda_kern_exec_trace.csv %_cuda_kern_exec_trace.csv \
+    %_kernexectrace.csv
+# The other trace of a pair: of GPU trace $1, of kernel trace $1.
 h3_kmate = $(patsubst %_gputrace.csv,%_kernexectrace.csv,$(patsubst \
     %cuda_gpu_trace.csv,%cuda_kern_exec_trace.csv,$1))
 h3_gmate = $(patsubst %_kernexectrace.csv,%_gputrace.csv,$(patsubst \
     %cuda_kern_exec_trace.csv,%cuda_gpu_trace.csv,$1))
 h3_mate = $(if $(filter %_gputrace.csv %cuda_gpu_trace.csv,$1),$(call \
     h3_kmate,$1),$(call h3_gmate,$1))
-h3_havemate = $(if $(wildcard $(call h3_mate,$1)),$1)
-# The name of run directory $1: the last part of its path.
-h3_name = $(notdir $(abspath $1))
+h3_havemate = $(if $(filter $(call h3_mate,$1),$(h3_ls)),$1)
+# The name of run directory h3_d: the last part of its path.
+h3_name = $(notdir $(abspath $(h3_d)))
 
 h3_looks := h3prof looks for cuda_gpu_trace.csv and cuda_kern_exec_trace.csv \
     (or PREFIX_ before each, or PREFIX_gputrace.csv and \
@@ -259,46 +273,75 @@ h3_rename := holds whitespace or a character make cannot carry in a file \
     name; rename it
 
 # h3_run: find the trace of run directory h3_d, named h3_n, and define
-# the rules of its report, or say what is wrong with it.  (The path and
-# the name are variables, not arguments: a comma in them is no separator.)
+# the rules of its report, or say what is wrong with it: h3_run_CASE, the
+# first case of h3_case that holds.  (The path and the name are variables,
+# not arguments: a comma in them is no separator.)  Its files, h3_ls, are
+# from one listing of it; a name in it that holds whitespace, which make
+# splits, leaves words outside h3_d/, and then they are looked for by
+# their patterns, which $(wildcard) matches with whole names.
 define h3_run
-h3_gpu := $(call h3_gpus,$(h3_d))
-h3_kx := $(call h3_kexecs,$(h3_d))
-h3_pairs := $(foreach g,$(h3_gpu),$(call h3_havemate,$g))
-h3_sqls := $(wildcard $(h3_d)/*.sqlite)
-h3_reps := $(wildcard $(h3_d)/*.nsys-rep)
-h3_conf := $(firstword $(wildcard $(h3_d)/config.json $(h3_d)/run.env))
+h3_n := $(h3_name)
+h3_ls := $(wildcard $(h3_d)/*)
+h3_ls := $(filter $(h3_kinds),$(if $(filter-out $(h3_d)/%,$(h3_ls)),$(wildcard \
+    $(call h3_globs,$(h3_d))),$(h3_ls)))
+h3_gpu := $(sort $(filter $(h3_gpukinds),$(h3_ls)))
+h3_kx := $(sort $(filter $(h3_kxkinds),$(h3_ls)))
+h3_pairs := $(filter $(call h3_gmate,$(h3_kx)),$(h3_gpu))
+h3_sqls := $(filter %.sqlite,$(h3_ls))
+h3_reps := $(filter %.nsys-rep,$(h3_ls))
+h3_conf := $(firstword $(filter %/config.json,$(h3_ls)) $(filter \
+    %/run.env,$(h3_ls)))
 h3_found := $(h3_gpu) $(h3_kx) $(h3_sqls) $(h3_reps)
 h3_where := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
+$(eval $(value h3_run_$(h3_case)))
+ifneq ($(h3_samenames),)
+h3_names += $(h3_n)
+endif
+endef
 # A name with a blank is split by make: a word that is not in the run.
-ifneq ($(filter-out $(h3_d)/%,$(h3_found))$(strip $(foreach \
-    f,$(h3_found),$(call h3_unsafe,$(notdir $f)))),)
+h3_case = $(or $(if $(filter-out $(h3_d)/%,$(h3_found))$(and \
+    $(h3_oddfiles),$(call h3_anyunsafe,$(notdir $(h3_found)))),badfile),$(if \
+    $(and $(h3_samenames),$(filter $(h3_n),$(h3_names))),samename),$(if \
+    $(word 2,$(h3_pairs)),pairs,$(if $(h3_pairs),pair)),$(if \
+    $(word 2,$(h3_sqls)),sqlites,$(if $(h3_sqls),sqlite)),$(if \
+    $(word 2,$(h3_reps)),nsysreps,$(if $(h3_reps),nsysrep)),$(if $(and \
+    $(wildcard $(h3_d)/report.json),$(findstring "traces_at":,$(file \
+    <$(h3_d)/config.json))),kept),notrace)
+
+define h3_run_badfile
 $(call h3_err,run directory $(h3_d): a trace file name in it $(h3_rename))
-else ifneq ($(and $(h3_samenames),$(filter $(h3_n),$(h3_names))),)
+endef
+define h3_run_samename
 $(call h3_err,run directory $(h3_d): another run is named $(h3_n)$(,) the \
     last part of its path; a sweep needs distinct names)
-else ifneq ($(word 2,$(h3_pairs)),)
+endef
+define h3_run_pairs
 $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
     ($(notdir $(h3_pairs))); a run directory holds one: put each run in \
     its own)
-else ifneq ($(h3_pairs),)
+endef
+define h3_run_pair
 h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
 $(eval $(value h3_define))
-else ifneq ($(word 2,$(h3_sqls)),)
+endef
+define h3_run_sqlites
 $(call h3_err,run directory $(h3_d): $(words $(h3_sqls)) nsys SQLite \
     exports ($(notdir $(h3_sqls))); a run directory holds one: put each \
     run in its own)
-else ifneq ($(h3_sqls),)
+endef
+define h3_run_sqlite
 h3_srcs := $(h3_sqls)
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
-else ifneq ($(word 2,$(h3_reps)),)
+endef
+define h3_run_nsysreps
 $(call h3_err,run directory $(h3_d): $(words $(h3_reps)) nsys reports \
     ($(notdir $(h3_reps))); a run directory holds one: put each run in \
     its own)
-else ifneq ($(h3_reps),)
+endef
 # The trace is the SQLite export of the nsys report, made beside the
 # report (in the run directory by the pattern rule %.sqlite).
+define h3_run_nsysrep
 h3_srcs := $(h3_where)/$(notdir $(h3_reps:.nsys-rep=.sqlite))
 ifneq ($(h3_out),)
 $(h3_srcs): $(h3_reps)
@@ -308,26 +351,23 @@ $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
 # The export is made by its own rules, not taken as it is.
 h3_files_$(h3_i) := $(h3_conf)
-else ifneq ($(and $(wildcard $(h3_d)/report.json),$(findstring "traces_at":,$(file \
-    <$(h3_d)/config.json))),)
+endef
 # Reduced where its traces are, by make sweep HOSTS=...: its report is
 # taken as it is, for it cannot be made again here.
+define h3_run_kept
 h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_d)/report.json
 h3_kept_$(h3_i) := yes
 $(if $(RANGE)$(WINDOW),$(call h3_err,run directory $(h3_d): reduced where \
     it was profiled (make sweep HOSTS=...)$(,) it cannot be scoped here: \
     profile it with KEEP_TRACES=1 to scope it))
-else
+endef
+define h3_run_notrace
 $(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
     f,$(h3_gpu) $(h3_kx),$(if $(call h3_havemate,$f),,; found \
     $(notdir $f) without $(notdir $(call h3_mate,$f))))$(if \
     $(wildcard $(h3_d)/*/*.csv $(h3_d)/*/*.sqlite $(h3_d)/*/*.nsys-rep),; \
     did you mean '$(h3_d)/*'?))
-endif
-ifneq ($(h3_samenames),)
-h3_names += $(h3_n)
-endif
 endef
 
 # h3_define: the rules of the report of run h3_d, read from h3_srcs.  It
@@ -337,8 +377,9 @@ endef
 define h3_define
 h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
-h3_nvtx := $(wildcard $(patsubst %cuda_kern_exec_trace.csv,\
-    %nvtx_pushpop_trace.csv,$(filter %cuda_kern_exec_trace.csv,$(h3_srcs))))
+h3_nvtx := $(filter $(patsubst %cuda_kern_exec_trace.csv,\
+    %nvtx_pushpop_trace.csv,$(filter %cuda_kern_exec_trace.csv,\
+    $(h3_srcs))),$(h3_ls))
 h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
     rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))$(if \
     $(h3_nvtx), nvtx=$(h3_nvtx))$(h3_scopein)
@@ -351,23 +392,32 @@ $(h3_json_$(h3_i)): private h3_in := $(h3_in)
 h3_files_$(h3_i) := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
 
-# Run directory N of h3_dirs is run N, h3_i, the key of its variables;
-# the names of runs are compared one by one only when two are the same.
+# Run directory N of h3_dirs, h3_d, is run N, h3_i, the key of its variables;
+# the names of runs are compared one by one only when two are the same,
+# and the paths and names checked one by one only when one of them may be
+# unsafe (a name that make splits makes more names than runs).
 # (No list grows run by run, with += or counted with $(words): each step
 # would copy or scan it, and 10,000 runs would take seconds.)
 h3_seq := $(if $(h3_dirs),$(shell seq $(words $(h3_dirs))))
 h3_allnames := $(notdir $(abspath $(h3_dirs)))
 h3_samenames := $(if $(filter-out $(words $(h3_allnames)),$(words $(sort \
     $(h3_allnames)))),yes)
+h3_oddpaths := $(call h3_anyunsafe,$(h3_dirs))
+h3_oddnames := $(or $(filter-out $(words $(h3_dirs)),$(words \
+    $(h3_allnames))),$(call h3_anyunsafe,$(h3_allnames)))
+# Whether a name of the runs' files may be unsafe, from one listing of them
+# all (make reads a directory once): each run's trace files are checked
+# only then.
+h3_oddfiles := $(call h3_anyunsafe,$(notdir $(filter $(h3_kinds),$(wildcard \
+    $(addsuffix /*,$(h3_dirs))))))
 h3_names :=
 $(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
-    $(foreach i,$(firstword $(subst |, ,$p)),$(foreach d,$(patsubst \
-    $i|%,%,$p),$(if $(call h3_unsafe,$d),\
-    $(call h3_err,run directory $d: its path $(h3_rename)),\
-    $(if $(call h3_unsafe,$(call h3_name,$d)),\
-	$(call h3_err,run directory $d: its name $(call h3_name,$d) $(h3_rename)),\
-	$(eval h3_i := $i)$(eval h3_d := $d)$(eval h3_n := $(call \
-	    h3_name,$d))$(eval $(value h3_run)))))))
+    $(foreach h3_i,$(firstword $(subst |, ,$p)),$(foreach h3_d,$(patsubst \
+    $(h3_i)|%,%,$p),$(if $(and $(h3_oddpaths),$(call h3_unsafe,$(h3_d))),\
+    $(call h3_err,run directory $(h3_d): its path $(h3_rename)),\
+    $(if $(and $(h3_oddnames),$(call h3_unsafe,$(h3_name))),\
+	$(call h3_err,run directory $(h3_d): its name $(h3_name) $(h3_rename)),\
+	$(eval $(value h3_run)))))))
 h3_ids := $(foreach i,$(h3_seq),$(if $(h3_json_$i),$i))
 h3_jsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),,$(h3_json_$i)))
 h3_keptjsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),$(h3_json_$i)))
