@@ -257,28 +257,61 @@ getcol(sqlite3_stmt *st, int i)
 }
 
 /*
- * Whether the table's rows, in rowid order, are in start order: every
- * start an integer, none before the one above.
+ * The aggregate instartorder(start): whether the starts it is given, in
+ * their order, are integers that never decrease.  Each row is asked of
+ * SQLite inside one statement: a row stepped out to C costs more.
+ */
+struct startorder {
+	int64_t	 prev;
+	int	 seen, unsorted;
+};
+
+static void
+startorder_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	struct startorder *so;
+	int64_t v;
+
+	if ((so = sqlite3_aggregate_context(ctx, sizeof(*so))) == NULL) {
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	if (so->unsorted)
+		return;
+	if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER ||
+	    ((v = sqlite3_value_int64(argv[0])) < so->prev && so->seen))
+		so->unsorted = 1;
+	else {
+		so->prev = v;
+		so->seen = 1;
+	}
+}
+
+static void
+startorder_final(sqlite3_context *ctx)
+{
+	struct startorder *so = sqlite3_aggregate_context(ctx, 0);
+
+	sqlite3_result_int(ctx, so == NULL || !so->unsorted);
+}
+
+/*
+ * Whether the table's rows, in rowid order (NOT INDEXED: a scan of the
+ * table itself), are in start order.
  */
 static int
 instartorder(const char *table)
 {
 	sqlite3_stmt *st;
 	char query[128];
-	struct col c;
-	int64_t prev = INT64_MIN;
-	int sorted = 1;
+	int sorted;
 
-	snprintf(query, sizeof(query), "SELECT start FROM %s ORDER BY rowid",
-	    table);
+	snprintf(query, sizeof(query),
+	    "SELECT instartorder(start) FROM %s NOT INDEXED", table);
 	/* A table that cannot be read so is the query's to tell of. */
 	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
 		return 0;
-	while (sorted && step(st)) {
-		c = getcol(st, 0);
-		sorted = c.type == SQLITE_INTEGER && c.v >= prev;
-		prev = c.v;
-	}
+	sorted = step(st) && sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return sorted;
 }
@@ -463,9 +496,10 @@ static void
 putrow(sqlite3_stmt *st)
 {
 	struct line l;
+	sqlite3_value *name;
 
-	l.src = sqlite3_column_int(st, COL_SRC);
-	l.rowid = sqlite3_column_int64(st, COL_ROWID);
+	l.src = getcol(st, COL_SRC).v;
+	l.rowid = getcol(st, COL_ROWID).v;
 	l.start = getcol(st, COL_START);
 	l.end = getcol(st, COL_END);
 	if (!bflag) {
@@ -473,8 +507,16 @@ putrow(sqlite3_stmt *st)
 		l.stream = getcol(st, COL_STREAM);
 		l.nameid = getcol(st, COL_NAMEID);
 		l.nameval = sqlite3_column_value(st, COL_NAMEID);
-		l.name = (const char *)sqlite3_column_text(st, COL_NAME);
-		l.namelen = sqlite3_column_bytes(st, COL_NAME);
+		l.name = NULL;
+		l.namelen = 0;
+		if (l.nameid.type == SQLITE_NULL) {	/* a name column */
+			name = sqlite3_column_value(st, COL_NAME);
+			l.name = (const char *)sqlite3_value_text(name);
+			l.namelen = sqlite3_value_bytes(name);
+			if (l.name == NULL &&
+			    sqlite3_value_type(name) != SQLITE_NULL)
+				errx(1, "out of memory");
+		}
 	}
 	putline(&l);
 }
@@ -593,14 +635,16 @@ flushties(void)
 	nties = 0;
 }
 
-/* A kernel of the join, as read. */
+/* What a line needs of a kernel of the join, as read. */
 struct kernel {
-	int64_t		 pid;
 	struct col	 start, end, device, nameid;
 };
-/* A kernel in the heap: its slot in kernels, by (corr, rowid). */
+/*
+ * A kernel in the heap, by (corr, rowid): what the join needs, and its
+ * slot in kernels for the rest.
+ */
 struct heapent {
-	int64_t		 corr, rowid;
+	int64_t		 corr, rowid, pid;
 	uint32_t	 slot;
 };
 static struct kernel *kernels;	/* HEAP_MAX slots */
@@ -626,22 +670,27 @@ heappush(const struct heapent *e)
 	heap[i] = *e;
 }
 
-/* Take the least kernel off the heap. */
+/*
+ * Take the least kernel off the heap.  The last one, which takes its
+ * place, is most often among the greatest: the hole goes down to a leaf
+ * by the lesser child, and it rises from there (Floyd's way: one
+ * comparison a level, not two).
+ */
 static struct heapent
 heappop(void)
 {
 	struct heapent top = heap[0], last = heap[--nheap];
-	size_t i = 0, child;
+	size_t i = 0, child, up;
 
 	while ((child = 2 * i + 1) < nheap) {
 		if (child + 1 < nheap && kbefore(&heap[child + 1],
 		    &heap[child]))
 			child++;
-		if (!kbefore(&heap[child], &last))
-			break;
 		heap[i] = heap[child];
 		i = child;
 	}
+	for (; i > 0 && kbefore(&last, &heap[up = (i - 1) / 2]); i = up)
+		heap[i] = heap[up];
 	heap[i] = last;
 	return top;
 }
@@ -655,7 +704,7 @@ heappop(void)
 static int
 nextkernel(sqlite3_stmt *k, int *klive, struct heapent *ep)
 {
-	static struct heapent last = { INT64_MIN, INT64_MIN, 0 };
+	static struct heapent last = { INT64_MIN, INT64_MIN, 0, 0 };
 	struct heapent e;
 	struct kernel *kp;
 	struct col corr, pid;
@@ -670,10 +719,10 @@ nextkernel(sqlite3_stmt *k, int *klive, struct heapent *ep)
 				return -1;
 			e.corr = corr.v;
 			e.rowid = sqlite3_column_int64(k, KERN_ROWID);
+			/* -1 is no pid: it has bits out of PID_BITS. */
+			e.pid = pid.type == SQLITE_NULL ? -1 : pid.v;
 			e.slot = freeslots[HEAP_MAX - nheap - 1];
 			kp = &kernels[e.slot];
-			/* -1 is no pid: it has bits out of PID_BITS. */
-			kp->pid = pid.type == SQLITE_NULL ? -1 : pid.v;
 			if (kflag) {
 				kp->start = getcol(k, KERN_START);
 				kp->end = getcol(k, KERN_END);
@@ -793,7 +842,7 @@ join(void)
 			kok = nextkernel(k, &klive, &e);
 		for (; kok == 1 && e.corr == corr.v;
 		    kok = nextkernel(k, &klive, &e)) {
-			if (kernels[e.slot].pid != pid)
+			if (e.pid != pid)
 				continue;
 			if (nties > 0 && start.v != groupstart)
 				flushties();
@@ -909,6 +958,10 @@ main(int argc, char *argv[])
 	path = argv[0];
 
 	db = export_open(path);
+	if (sqlite3_create_function(db, "instartorder", 1, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, NULL, startorder_step,
+	    startorder_final) != SQLITE_OK)
+		export_err(db, path);
 	/* glibc ignores the size unless it is given the buffer too. */
 	buffer_stdout();
 	if (!bflag && export_hastable(db, path, "StringIds"))
