@@ -152,8 +152,8 @@ struct line {
 	int64_t		 krowid;	/* of a launch: its kernel's rowid */
 	int64_t		 crowid;	/* of a launch: its API call's rowid */
 	struct col	 start, end, device, stream, nameid;
-	sqlite3_value	*nameval;	/* a name id of another type, or NULL;
-					   of a line held, a copy to free */
+	sqlite3_value	*nameval;	/* a name id of another type, or NULL
+					   (the join takes integers only) */
 	const char	*name;
 	int		 namelen;
 };
@@ -541,7 +541,7 @@ run(const char *query)
 static void
 gpu(void)
 {
-	char q[NSRC][2048];
+	char q[SRC_MEMSET + 1][1024], all[2048];
 	sqlite3_stmt *st[SRC_MEMSET + 1];
 	int64_t start[SRC_MEMSET + 1];	/* of each table's next row */
 	int has[SRC_MEMSET + 1], live[SRC_MEMSET + 1];
@@ -568,20 +568,19 @@ gpu(void)
 			sorted = instartorder(tables[i]);
 	}
 
-	if (!sorted) {
-		/* One query of them all, in q[NSRC]. */
-		q[NSRC - 1][0] = '\0';
+	if (!sorted) {	/* one query of them all */
+		all[0] = '\0';
 		if (has[SRC_MEMCPY])
-			withoper(q[NSRC - 1], sizeof(q[NSRC - 1]));
+			withoper(all, sizeof(all));
 		for (i = SRC_KERNEL; i <= SRC_MEMSET; i++) {
 			if (!has[i])
 				continue;
-			add(q[NSRC - 1], sizeof(q[NSRC - 1]), sep);
-			add(q[NSRC - 1], sizeof(q[NSRC - 1]), gpu_select[i]);
+			add(all, sizeof(all), sep);
+			add(all, sizeof(all), gpu_select[i]);
 			sep = " UNION ALL ";
 		}
-		add(q[NSRC - 1], sizeof(q[NSRC - 1]), gpu_order);
-		run(q[NSRC - 1]);
+		add(all, sizeof(all), gpu_order);
+		run(all);
 		return;
 	}
 
@@ -850,6 +849,12 @@ join(void)
 			hold(c, &e);
 		}
 	}
+	/*
+	 * Past the last call, the kernels must still be in order: one that
+	 * comes too late for the heap may be of an early call.
+	 */
+	while (ok && kok == 1)
+		kok = nextkernel(k, &klive, &e);
 	flushties();
 	sqlite3_finalize(c);
 	sqlite3_finalize(k);
