@@ -20,6 +20,7 @@
  */
 
 #include <err.h>
+#include <setjmp.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -175,6 +176,13 @@ static sqlite3_stmt *nameq;
 /* The lines of the launches that start in the same ns, held to order. */
 static struct line *ties;
 static size_t nties, tiescap;
+/* The join's API calls and kernels, read in rowid order. */
+static sqlite3_stmt *callq, *kernelq;
+/*
+ * While the join runs, where a bad row takes it: the query runs instead,
+ * to tell of the first in its order, after the lines before it.
+ */
+static jmp_buf *joinfail;
 
 /*
  * Kernel names by string id, in a direct-mapped cache of NCACHE slots.
@@ -331,6 +339,8 @@ withoper(char *q, size_t qsize)
 static void
 rowerr(const struct line *l, const char *what, const char *detail)
 {
+	if (joinfail != NULL)
+		longjmp(*joinfail, 1);
 	errx(1, "%s: %s row %lld: %s%s", path, tables[l->src],
 	    (long long)l->rowid, what, detail);
 }
@@ -793,7 +803,6 @@ static int
 join(void)
 {
 	char q[256];
-	sqlite3_stmt *c, *k;
 	struct col start, corr, tid;
 	int64_t pid, groupstart = 0, prevstart = INT64_MIN;
 	int64_t prevcorr = INT64_MIN;
@@ -805,25 +814,19 @@ join(void)
 	snprintf(q, sizeof(q), join_kernels, kflag ? "start, end" :
 	    "NULL, NULL", bflag ? "NULL, NULL" : "deviceId, demangledName");
 	/* A table that cannot be read so is the query's to tell of. */
-	if (sqlite3_prepare_v2(db, join_calls, -1, &c, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, join_calls, -1, &callq, NULL) !=
+	    SQLITE_OK ||
+	    sqlite3_prepare_v2(db, q, -1, &kernelq, NULL) != SQLITE_OK)
 		return 0;
-	if (sqlite3_prepare_v2(db, q, -1, &k, NULL) != SQLITE_OK) {
-		sqlite3_finalize(c);
-		return 0;
-	}
-	if ((kernels = calloc(HEAP_MAX, sizeof(*kernels))) == NULL ||
-	    (heap = calloc(HEAP_MAX, sizeof(*heap))) == NULL ||
-	    (freeslots = calloc(HEAP_MAX, sizeof(*freeslots))) == NULL)
-		err(1, NULL);
 	for (slot = 0; slot < HEAP_MAX; slot++)
 		freeslots[slot] = slot;
-	klive = step(k);
-	kok = nextkernel(k, &klive, &e);
+	klive = step(kernelq);
+	kok = nextkernel(kernelq, &klive, &e);
 	/* Past the last kernel, the calls must still be in order. */
-	while (ok && kok != -1 && step(c)) {
-		start = getcol(c, CALL_START);
-		corr = getcol(c, CALL_CORR);
-		tid = getcol(c, CALL_TID);
+	while (ok && kok != -1 && step(callq)) {
+		start = getcol(callq, CALL_START);
+		corr = getcol(callq, CALL_CORR);
+		tid = getcol(callq, CALL_TID);
 		together = start.v == prevstart ? together + 1 : 1;
 		ok = start.type == SQLITE_INTEGER && start.v >= prevstart &&
 		    together <= TIES_MAX &&
@@ -838,15 +841,15 @@ join(void)
 			continue;
 		pid = (int64_t)((uint64_t)tid.v & PID_BITS);
 		while (kok == 1 && e.corr < corr.v)
-			kok = nextkernel(k, &klive, &e);
+			kok = nextkernel(kernelq, &klive, &e);
 		for (; kok == 1 && e.corr == corr.v;
-		    kok = nextkernel(k, &klive, &e)) {
+		    kok = nextkernel(kernelq, &klive, &e)) {
 			if (e.pid != pid)
 				continue;
 			if (nties > 0 && start.v != groupstart)
 				flushties();
 			groupstart = start.v;
-			hold(c, &e);
+			hold(callq, &e);
 		}
 	}
 	/*
@@ -854,14 +857,11 @@ join(void)
 	 * comes too late for the heap may be of an early call.
 	 */
 	while (ok && kok == 1)
-		kok = nextkernel(k, &klive, &e);
+		kok = nextkernel(kernelq, &klive, &e);
+	if (!ok || kok == -1)
+		return 0;
 	flushties();
-	sqlite3_finalize(c);
-	sqlite3_finalize(k);
-	free(kernels);
-	free(heap);
-	free(freeslots);
-	return ok && kok != -1;
+	return 1;
 }
 
 /*
@@ -880,9 +880,11 @@ launches(void)
 	static const char *const tmpdirs[] = {
 		"$SQLITE_TMPDIR", "$TMPDIR", "/var/tmp", "/usr/tmp", "/tmp", "."
 	};
+	jmp_buf failed;
 	ssize_t n, off, w;
 	size_t i;
-	int joined, out, tmp;
+	int out, tmp;
+	volatile int joined;
 
 	needtable(tables[SRC_RUNTIME]);
 	if (!export_hastable(db, path, tables[SRC_KERNEL]))
@@ -905,7 +907,22 @@ launches(void)
 	if (fflush(stdout) == EOF || (out = dup(STDOUT_FILENO)) == -1 ||
 	    dup2(tmp, STDOUT_FILENO) == -1)
 		err(1, "stdout");
-	joined = join();
+	if ((kernels = calloc(HEAP_MAX, sizeof(*kernels))) == NULL ||
+	    (heap = calloc(HEAP_MAX, sizeof(*heap))) == NULL ||
+	    (freeslots = calloc(HEAP_MAX, sizeof(*freeslots))) == NULL)
+		err(1, NULL);
+	joined = 0;
+	if (setjmp(failed) == 0) {
+		joinfail = &failed;
+		joined = join();
+	}
+	joinfail = NULL;
+	sqlite3_finalize(callq);
+	sqlite3_finalize(kernelq);
+	free(kernels);
+	free(heap);
+	free(freeslots);
+	nties = 0;
 	if (fflush(stdout) == EOF || ferror(stdout))
 		err(1, "temporary file");
 	if (dup2(out, STDOUT_FILENO) == -1)
