@@ -570,13 +570,9 @@ gpu(void)
 		if (!has[SRC_KERNEL])
 			return;
 	}
-	for (i = SRC_KERNEL; i <= SRC_MEMSET; i++) {
-		q[i][0] = '\0';
-		if (i == SRC_MEMCPY && has[i])
-			withoper(q[i], sizeof(q[i]));
+	for (i = SRC_KERNEL; i <= SRC_MEMSET; i++)
 		if (has[i] && sorted)
 			sorted = instartorder(tables[i]);
-	}
 
 	if (!sorted) {	/* one query of them all */
 		all[0] = '\0';
@@ -597,6 +593,9 @@ gpu(void)
 	for (i = SRC_KERNEL; i <= SRC_MEMSET; i++) {
 		if (!has[i])
 			continue;
+		q[i][0] = '\0';
+		if (i == SRC_MEMCPY)
+			withoper(q[i], sizeof(q[i]));
 		add(q[i], sizeof(q[i]), gpu_select[i]);
 		add(q[i], sizeof(q[i]), rowid_order);
 		st[nst] = prepare(q[i]);
@@ -660,6 +659,8 @@ static struct kernel *kernels;	/* HEAP_MAX slots */
 static struct heapent *heap;	/* least (corr, rowid) first */
 static size_t nheap;
 static uint32_t *freeslots;	/* the slots not in the heap, a stack */
+/* The kernel the heap gave last: the next must come after it. */
+static struct heapent lastkernel = { INT64_MIN, INT64_MIN, 0, 0 };
 
 /* Whether a comes before b by (corr, rowid). */
 static int
@@ -713,7 +714,6 @@ heappop(void)
 static int
 nextkernel(sqlite3_stmt *k, int *klive, struct heapent *ep)
 {
-	static struct heapent last = { INT64_MIN, INT64_MIN, 0, 0 };
 	struct heapent e;
 	struct kernel *kp;
 	struct col corr, pid;
@@ -751,9 +751,9 @@ nextkernel(sqlite3_stmt *k, int *klive, struct heapent *ep)
 		return 0;
 	*ep = heappop();
 	freeslots[HEAP_MAX - nheap - 1] = ep->slot;
-	if (kbefore(ep, &last))
+	if (kbefore(ep, &lastkernel))
 		return -1;
-	last = *ep;
+	lastkernel = *ep;
 	return 1;
 }
 
