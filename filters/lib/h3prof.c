@@ -422,19 +422,36 @@ unescape(char *s)
 	return w - s;
 }
 
+/* The numbers 00 to 99, two digits each, for fmt_int. */
+static const char digits2[] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 /*
  * Write n in decimal at p, unterminated, and return the end: printf is
- * the hot spot of a filter otherwise.
+ * the hot spot of a filter otherwise.  Two digits a division: times in ns
+ * run to ten digits and more.
  */
 char *
 fmt_int(char *p, int64_t n)
 {
 	char buf[24], *b = buf + sizeof(buf);
 	uint64_t u = n < 0 ? -(uint64_t)n : (uint64_t)n;
+	unsigned d;
 
-	do
-		*--b = '0' + u % 10;
-	while ((u /= 10) != 0);
+	for (; u >= 100; u /= 100) {
+		d = u % 100 * 2;
+		*--b = digits2[d + 1];
+		*--b = digits2[d];
+	}
+	if (u >= 10) {
+		*--b = digits2[u * 2 + 1];
+		*--b = digits2[u * 2];
+	} else
+		*--b = '0' + u;
 	if (n < 0)
 		*--b = '-';
 	memcpy(p, b, buf + sizeof(buf) - b);
