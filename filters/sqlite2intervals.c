@@ -24,6 +24,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -135,6 +136,9 @@ enum { KERN_CORR, KERN_PID, KERN_ROWID, KERN_START, KERN_END, KERN_DEVICE,
  */
 #define HEAP_MAX	(1 << 14)
 #define TIES_MAX	1024
+/* Lines held at most, about 140 bytes each: a call of more kernels (a
+   CUDA graph launch of tens of thousands) is the query's. */
+#define HOLD_MAX	(1 << 15)
 
 /* A column as read: its SQLite type, and its value if an integer. */
 struct col {
@@ -225,6 +229,18 @@ add(char *q, size_t qsize, const char *s)
 	memcpy(q + qlen, s, slen + 1);
 }
 
+/*
+ * An error of SQLite.  In the join, the query runs instead, to tell of it
+ * after the lines before it, as it would have alone.
+ */
+static _Noreturn void
+sqlfail(void)
+{
+	if (joinfail != NULL)
+		longjmp(*joinfail, 1);
+	export_err(db, path);
+}
+
 /* Prepare a query of the export. */
 static sqlite3_stmt *
 prepare(const char *query)
@@ -245,8 +261,44 @@ step(sqlite3_stmt *st)
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		return 1;
 	if (rc != SQLITE_DONE)
-		export_err(db, path);
+		sqlfail();
 	return 0;
+}
+
+/*
+ * Prepare nameq, once the queries of the lines are: a StringIds that
+ * cannot be read is told after what they would tell.
+ */
+static void
+names(void)
+{
+	if (nameq != NULL || bflag || !export_hastable(db, path, "StringIds"))
+		return;
+	if (sqlite3_prepare_v2(db, "SELECT value FROM StringIds WHERE id = ?",
+	    -1, &nameq, NULL) != SQLITE_OK)
+		sqlfail();
+}
+
+/*
+ * Whether a column of the table takes the name rowid, oid or _rowid_:
+ * rowid then no longer names the rows' order, which the merge and the
+ * join read by.  (Asked of an SQLite that cannot tell: yes.)
+ */
+static int
+rowidnamed(const char *table)
+{
+	sqlite3_stmt *st;
+	char q[256];
+	int named = 1;
+
+	snprintf(q, sizeof(q), "SELECT count(*) FROM pragma_table_info('%s')"
+	    " WHERE lower(name) IN ('rowid', 'oid', '_rowid_')", table);
+	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
+		return 1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		named = sqlite3_column_int64(st, 0) != 0;
+	sqlite3_finalize(st);
+	return named;
 }
 
 /*
@@ -422,7 +474,7 @@ stringid(const struct line *l, int *lenp)
 	if ((l->nameid.type == SQLITE_INTEGER ?
 	    sqlite3_bind_int64(nameq, 1, l->nameid.v) :
 	    sqlite3_bind_value(nameq, 1, l->nameval)) != SQLITE_OK)
-		export_err(db, path);
+		sqlfail();
 	*lenp = 0;
 	if ((rc = sqlite3_step(nameq)) == SQLITE_ROW) {
 		name = (const char *)sqlite3_column_text(nameq, 0);
@@ -432,7 +484,7 @@ stringid(const struct line *l, int *lenp)
 	} else if (rc == SQLITE_DONE)
 		name = NULL;
 	else
-		export_err(db, path);
+		sqlfail();
 	if (n >= 0 && *lenp <= CACHED_MAX) {
 		if (cache[slot] == NULL && (cache[slot] = malloc(
 		    sizeof(*cache[slot]) + CACHED_MAX)) == NULL)
@@ -538,6 +590,7 @@ run(const char *query)
 	sqlite3_stmt *st;
 
 	st = prepare(query);
+	names();
 	while (step(st))
 		putrow(st);
 	sqlite3_finalize(st);
@@ -572,20 +625,20 @@ gpu(void)
 	}
 	for (i = SRC_KERNEL; i <= SRC_MEMSET; i++)
 		if (has[i] && sorted)
-			sorted = instartorder(tables[i]);
-
-	if (!sorted) {	/* one query of them all */
-		all[0] = '\0';
-		if (has[SRC_MEMCPY])
-			withoper(all, sizeof(all));
-		for (i = SRC_KERNEL; i <= SRC_MEMSET; i++) {
-			if (!has[i])
-				continue;
-			add(all, sizeof(all), sep);
-			add(all, sizeof(all), gpu_select[i]);
-			sep = " UNION ALL ";
-		}
-		add(all, sizeof(all), gpu_order);
+			sorted = !rowidnamed(tables[i]) && instartorder(tables[i]);
+	/* The query of them all, which tells of a table it cannot read. */
+	all[0] = '\0';
+	if (has[SRC_MEMCPY])
+		withoper(all, sizeof(all));
+	for (i = SRC_KERNEL; i <= SRC_MEMSET; i++) {
+		if (!has[i])
+			continue;
+		add(all, sizeof(all), sep);
+		add(all, sizeof(all), gpu_select[i]);
+		sep = " UNION ALL ";
+	}
+	add(all, sizeof(all), gpu_order);
+	if (!sorted) {
 		run(all);
 		return;
 	}
@@ -598,11 +651,19 @@ gpu(void)
 			withoper(q[i], sizeof(q[i]));
 		add(q[i], sizeof(q[i]), gpu_select[i]);
 		add(q[i], sizeof(q[i]), rowid_order);
-		st[nst] = prepare(q[i]);
-		if ((live[nst] = step(st[nst])))
-			start[nst] = sqlite3_column_int64(st[nst], COL_START);
+		if (sqlite3_prepare_v2(db, q[i], -1, &st[nst], NULL) !=
+		    SQLITE_OK) {
+			while (nst > 0)
+				sqlite3_finalize(st[--nst]);
+			run(all);
+			return;
+		}
 		nst++;
 	}
+	names();
+	for (i = 0; i < nst; i++)
+		if ((live[i] = step(st[i])))
+			start[i] = sqlite3_column_int64(st[i], COL_START);
 	for (;;) {
 		next = -1;
 		for (i = 0; i < nst; i++)
@@ -770,6 +831,8 @@ hold(sqlite3_stmt *c, const struct heapent *e)
 		    NULL)
 			err(1, NULL);
 	}
+	if (nties == HOLD_MAX)
+		longjmp(*joinfail, 1);
 	l = &ties[nties++];
 	l->krowid = e->rowid;
 	l->crowid = sqlite3_column_int64(c, CALL_ROWID);
@@ -814,10 +877,12 @@ join(void)
 	snprintf(q, sizeof(q), join_kernels, kflag ? "start, end" :
 	    "NULL, NULL", bflag ? "NULL, NULL" : "deviceId, demangledName");
 	/* A table that cannot be read so is the query's to tell of. */
-	if (sqlite3_prepare_v2(db, join_calls, -1, &callq, NULL) !=
+	if (rowidnamed(tables[SRC_RUNTIME]) || rowidnamed(tables[SRC_KERNEL]) ||
+	    sqlite3_prepare_v2(db, join_calls, -1, &callq, NULL) !=
 	    SQLITE_OK ||
 	    sqlite3_prepare_v2(db, q, -1, &kernelq, NULL) != SQLITE_OK)
 		return 0;
+	names();
 	for (slot = 0; slot < HEAP_MAX; slot++)
 		freeslots[slot] = slot;
 	klive = step(kernelq);
@@ -891,7 +956,10 @@ launches(void)
 		return;
 	needtable("StringIds");
 
-	/* Where SQLite puts its own, the first that takes a file. */
+	/*
+	 * Where SQLite puts its own, the first that takes a file; with
+	 * none, or one that fills, the query makes the lines, as it did.
+	 */
 	tmp = -1;
 	for (i = 0; tmp == -1 && i < sizeof(tmpdirs) / sizeof(tmpdirs[0]);
 	    i++) {
@@ -902,8 +970,13 @@ launches(void)
 		if ((tmp = mkstemp(q)) != -1)
 			unlink(q);
 	}
-	if (tmp == -1)
-		err(1, "%s", q);
+	q[0] = '\0';
+	add(q, sizeof(q), kflag ? exec_kernel : exec_launch);
+	add(q, sizeof(q), exec_from);
+	if (tmp == -1) {
+		run(q);
+		return;
+	}
 	if (fflush(stdout) == EOF || (out = dup(STDOUT_FILENO)) == -1 ||
 	    dup2(tmp, STDOUT_FILENO) == -1)
 		err(1, "stdout");
@@ -923,8 +996,12 @@ launches(void)
 	free(heap);
 	free(freeslots);
 	nties = 0;
-	if (fflush(stdout) == EOF || ferror(stdout))
-		err(1, "temporary file");
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		/* What did not fit goes with the file, unwritten. */
+		__fpurge(stdout);
+		clearerr(stdout);
+		joined = 0;
+	}
 	if (dup2(out, STDOUT_FILENO) == -1)
 		err(1, "stdout");
 	if (joined) {
@@ -937,13 +1014,8 @@ launches(void)
 					err(1, "stdout");
 		if (n == -1)
 			err(1, "temporary file");
-	} else {
-		/* What the join wrote goes with the file, unread. */
-		q[0] = '\0';
-		add(q, sizeof(q), kflag ? exec_kernel : exec_launch);
-		add(q, sizeof(q), exec_from);
+	} else	/* What the join wrote goes with the file, unread. */
 		run(q);
-	}
 	close(out);
 	close(tmp);
 }
@@ -986,8 +1058,6 @@ main(int argc, char *argv[])
 		export_err(db, path);
 	/* glibc ignores the size unless it is given the buffer too. */
 	buffer_stdout();
-	if (!bflag && export_hastable(db, path, "StringIds"))
-		nameq = prepare("SELECT value FROM StringIds WHERE id = ?");
 
 	if (strcmp(type, "gpu") == 0)
 		gpu();
