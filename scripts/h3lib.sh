@@ -15,6 +15,7 @@ export LC_ALL=C
 
 prog=${0##*/}	# the script's name, for messages
 tab=$'\t'
+h3_factspid=	# the h3_facts_wait running, which h3_cleanup ends
 # The characters make cannot carry in a file name, and those the recipes
 # of pipeline.mk would have to quote, as a glob bracket: a run path with
 # one is refused.  pipeline.mk's h3_unsafe is the same set.
@@ -227,7 +228,7 @@ h3_failed() {
 # h3_facts_wait CMD...: h3_facts CMD... in the background, its standard
 # input this shell's, and its status: this shell waits in the wait
 # builtin, which a signal interrupts, so that h3_cleanup ends it, and its
-# filters, at once.  Call it as h3_facts.
+# filters, at once.  Call it as h3_facts says.
 h3_facts_wait() {
 	h3_facts "$@" <&0 &
 	h3_factspid=$!
