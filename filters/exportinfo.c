@@ -131,28 +131,56 @@ graphlines(void)
 	}
 }
 
-/* The kernels of each process, by process ID. */
+/*
+ * The kernels of each process, by process ID: its ID and the figures
+ * follow PROCESS_FIGURES in each row.
+ */
+#define PROCESS_FIGURES	"count(*), sum(end - start), max(end) - min(start), " \
+    NOT_TIMES
+
+static void
+put_process(sqlite3_stmt *st)
+{
+	long long pid = sqlite3_column_int64(st, 0);
+
+	if (sqlite3_column_int64(st, 4) != 0)
+		errx(1, "%s: CUPTI_ACTIVITY_KIND_KERNEL: a start or end that is"
+		    " not a time", path);
+	put_factf(prefix, sqlite3_column_int64(st, 1),
+	    "process.%lld.kernel_count", pid);
+	put_factf(prefix, sqlite3_column_int64(st, 2),
+	    "process.%lld.kernel_ns", pid);
+	put_factf(prefix, sqlite3_column_int64(st, 3),
+	    "process.%lld.kernel_span_ns", pid);
+}
+
+/*
+ * Most exports are of one process: one scan tells, and gives its
+ * figures, where grouping by process would sort every kernel.
+ */
 static void
 processes(void)
 {
 	sqlite3_stmt *st;
-	long long pid;
 
-	st = query("SELECT (globalPid >> 24) & 0xFFFFFF, count(*),"
-	    " sum(end - start), max(end) - min(start), " NOT_TIMES
-	    " FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ORDER BY 1");
-	while (next(st)) {
-		if (sqlite3_column_int64(st, 4) != 0)
-			errx(1, "%s: CUPTI_ACTIVITY_KIND_KERNEL: a start or end"
-			    " that is not a time", path);
-		pid = sqlite3_column_int64(st, 0);
-		put_factf(prefix, sqlite3_column_int64(st, 1),
-		    "process.%lld.kernel_count", pid);
-		put_factf(prefix, sqlite3_column_int64(st, 2),
-		    "process.%lld.kernel_ns", pid);
-		put_factf(prefix, sqlite3_column_int64(st, 3),
-		    "process.%lld.kernel_span_ns", pid);
+	st = query("SELECT (min(globalPid) >> 24) & 0xFFFFFF, " PROCESS_FIGURES
+	    ", min(globalPid) = max(globalPid) AND count(globalPid) = count(*)"
+	    " FROM CUPTI_ACTIVITY_KIND_KERNEL");
+	if (next(st)) {
+		if (sqlite3_column_int64(st, 1) == 0 ||
+		    sqlite3_column_int(st, 5) == 1) {
+			if (sqlite3_column_int64(st, 1) != 0)
+				put_process(st);
+			while (next(st))
+				;
+			return;
+		}
+		sqlite3_finalize(st);
 	}
+	st = query("SELECT (globalPid >> 24) & 0xFFFFFF, " PROCESS_FIGURES
+	    " FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ORDER BY 1");
+	while (next(st))
+		put_process(st);
 }
 
 /* The facts: GPU names, processes, graph launches. */
