@@ -64,6 +64,14 @@ h3_escape() {
 	h3_esc=${h3_esc//$'\r'/\\r}
 }
 
+# h3_bystart IN OUT: the interval lines of IN in OUT (which may be IN),
+# sorted as the reference sorts them: stable, by start alone (the filters
+# take ties in any order).  Nsys writes its traces so; this is for those
+# that a filter finds otherwise.
+h3_bystart() {
+	sort -s -t"$tab" -k1,1n -o "$2" -- "$1"
+}
+
 # h3_unescape VAR TEXT: set VAR to TEXT with the escapes of h3_escape
 # (and of jq's @tsv) undone: \\ \t \n \r.
 h3_unescape() {
@@ -455,14 +463,12 @@ h3_facts() {
 	fi
 	local unordered=${#pids[@]} rerun
 	# Nsys writes its traces sorted by start, so the filters that need
-	# them so are run on them as they are.  Where one fails, the
-	# reference's sort is made, stable and by start alone, as the
-	# reference sorts (the filters take ties in any order), and they run
-	# again: only then are their errors told.
+	# them so are run on them as they are.  Where one fails, they are
+	# sorted (h3_bystart) and run again: only then are their errors told.
 	ordered "$t/api" "$t/gpu" 2>"$t/ordered.err"
 	if ! wait_for "${pids[@]:unordered}"; then
-		sort -s -t"$tab" -k1,1n -o "$t/api.sorted" -- "$t/api"
-		sort -s -t"$tab" -k1,1n -o "$t/gpu.sorted" -- "$t/gpu"
+		h3_bystart "$t/api" "$t/api.sorted"
+		h3_bystart "$t/gpu" "$t/gpu.sorted"
 		rerun=${#pids[@]}
 		ordered "$t/api.sorted" "$t/gpu.sorted" 2>"$t/ordered.err"
 		wait_for "${pids[@]:rerun}" ||
