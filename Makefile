@@ -39,21 +39,26 @@ all: $(PROGS) $(RULES)
 
 $(RULES): rules/h3.rules
 	@mkdir -p $(@D)
-	cp $< $@
+	$(h3_Q)$(call h3_echo,cp)cp $< $@
 
 LIBOBJS := $(patsubst filters/lib/%.c,$(BUILD)/lib/%.o,$(wildcard filters/lib/*.c))
 
 $(BUILD)/lib/%.o: filters/lib/%.c filters/lib/h3prof.h
 	@mkdir -p $(@D)
-	$(CC) $(H3CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIBOBJS)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(h3_Q)$(call h3_echo,ar)rm -f $@ && $(AR) rcs $@ $^
 
 $(BIN)/%: filters/%.c filters/lib/h3prof.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LIBS_$*) -lm
+	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(SRCS_$*) $(LIB) $(LIBS_$*) -lm
+
+# A filter of several files: main in filters/NAME.c, a file a stage in
+# filters/NAME/, behind filters/NAME/NAME.h.
+SRCS_sweepsum := $(wildcard filters/sweepsum/*.c)
+$(BIN)/sweepsum: $(SRCS_sweepsum) filters/sweepsum/sweepsum.h
 
 check: all
 	BIN=$(abspath $(BIN)) tests/run
@@ -62,17 +67,18 @@ check: all
 # tests/gentrace.test and dev/make-samples run, and the libcsv floor.
 $(BUILD)/gentrace: tests/gentrace.c
 	@mkdir -p $(@D)
-	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 $(BUILD)/csvfloor: tests/csvfloor.c
 	@mkdir -p $(@D)
-	$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lcsv
+	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lcsv
 
 # csv2intervals without its fast path, which tests/csv2intervals.test and
 # the fuzz target csvpaths hold the fast path to.
 $(BUILD)/csv2intervals-nofast: filters/csv2intervals.c filters/lib/h3prof.h $(LIB)
 	@mkdir -p $(@D)
-	$(CC) $(H3CFLAGS) -DH3_NO_FASTPATH $(CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) -DH3_NO_FASTPATH $(CFLAGS) \
+	    $(LDFLAGS) -o $@ $< \
 	    $(LIB) $(LIBS_csv2intervals) -lm
 
 check: $(BUILD)/gentrace $(BUILD)/csv2intervals-nofast
@@ -85,18 +91,21 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) dev/bench-sweep
 	BUILD=$(abspath $(BUILD)) dev/bench-scope
 	BUILD=$(abspath $(BUILD)) dev/bench-summary
+	BUILD=$(abspath $(BUILD)) dev/bench-account
+	BUILD=$(abspath $(BUILD)) dev/bench-makerun
 
 # Installed, the programs a user runs are in PREFIX/bin; the filters,
 # whose names (merge, tally...) are any package's, in
 # PREFIX/libexec/h3prof/bin, which the scripts and pipeline.mk find, and
 # their manuals in PREFIX/share/h3prof/man; the rules, pipeline.mk,
-# sweep.mk and the scripts' libraries, h3lib.sh and h3.jq, in
+# sweep.mk and the scripts' libraries (h3lib.sh, h3stop.sh, the .jq
+# programs and h3pages.awk) in
 # PREFIX/share/h3prof.
 # A filter finds its rules in ../share/h3prof beside its directory: there
 # a link leads to the one copy.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
 	scripts/h3summary scripts/h3profile scripts/h3sweep scripts/h3compare \
-	scripts/h3page
+	scripts/h3runpage scripts/h3index
 LIBEXEC := $(DESTDIR)$(PREFIX)/libexec/h3prof
 SHARE := $(DESTDIR)$(PREFIX)/share
 install: all
@@ -106,8 +115,8 @@ install: all
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PROGS) $(LIBEXEC)/bin
 	install -m 644 rules/h3.rules pipeline.mk sweep.mk scripts/h3lib.sh \
-	    scripts/h3.jq \
-	    $(SHARE)/h3prof
+	    scripts/h3stop.sh scripts/h3.jq scripts/h3runpage.jq scripts/h3index.jq \
+	    scripts/h3pages.awk $(SHARE)/h3prof
 	ln -sf ../../../../share/h3prof/h3.rules $(LIBEXEC)/share/h3prof/h3.rules
 	install -m 644 $(FILTERS:%=filters/%.1) $(SHARE)/h3prof/man/man1
 	install -m 644 $(wildcard scripts/*.1) $(SHARE)/man/man1
@@ -115,9 +124,17 @@ install: all
 
 include fuzz/fuzz.mk
 
+# What make says (pipeline.mk's V and -s): a line a step, as Kbuild.
+h3_quiet_cc = '  CC      %s\n' '$@'
+h3_quiet_ar = '  AR      %s\n' '$@'
+h3_quiet_cp = '  CP      %s\n' '$@'
+
 # Sweeps: make reports [TRACES='runs/*'] [OUT=dir] [REPORTS=dir] [-j N] [-k];
-# see pipeline.mk.  It runs the filters of this build.
+# see pipeline.mk.  It runs the filters of this build, and takes this
+# file's settings on the command line too.
 H3PROF_BIN = $(BIN)
+H3PROF_KNOWN := PREFIX DESTDIR SAN BUILD BENCH_RUNS BENCH_BIG FUZZ_SECONDS \
+	FUZZ_BUILD FUZZ_CC
 include pipeline.mk
 
 clean:

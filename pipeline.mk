@@ -24,6 +24,8 @@
 #		trace or with two, and a path make cannot carry (whitespace,
 #		: # % $ \, quotes or other shell characters) are errors:
 #		make says so for all of them and does nothing else (exit 2).
+#		Under -k, a directory without a trace is a failed run
+#		instead: its report.err says why, the summary lists it.
 #		Patterns skip REPORTS, OUT and the RUN.failed directories
 #		of failed profiles.
 # TRACES_FROM	a file that names the run directories, one a line, for
@@ -37,20 +39,40 @@
 # NSYS		the nsys that exports NAME.nsys-rep (default: nsys).
 # RANGE		if set, scope every report to the GPU work launched in
 #		the NVTX ranges whose name matches the shell pattern
-#		RANGE (h3report -R): make reports RANGE='denoise*'.
+#		RANGE (h3report -R): make reports RANGE='denoise*'.  A
+#		name carries its domain, DOMAIN:NAME (RANGE='cuBLAS:*');
+#		a RANGE that matches no name fails the run, naming the
+#		nearest names.
 # SKIP		with RANGE, leave out the first SKIP instances of each
-#		matching range name as warm-up (h3report -s).
+#		matching range name as warm-up (h3report -s): digits, at
+#		most 18.
 # WINDOW	if set instead, START:END, scope every report to the GPU
 #		work that starts in that window, in ns from the first GPU
 #		operation or as shares of the GPU span, as in 50%:100%
-#		(h3report -w).
+#		(h3report -w).  SKIP and WINDOW are checked before any run
+#		is reduced: 1e3:2e3, -5:10 or 100%:0% is an error (exit 2).
 # H3PROF_BIN	the filters (default: build/bin beside this file, or
 #		PREFIX/libexec/h3prof/bin if it is installed in
-#		PREFIX/share/h3prof).
+#		PREFIX/share/h3prof).  The default build of a checkout is
+#		made (its Makefile's all) where a filter is missing, for
+#		every goal; after an edit of the filters' sources, a plain
+#		make there builds them again.
 # H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it,
 #		or h3.rules if installed).
-# H3PROF_SCRIPTS h3report, h3summary, h3page (default: scripts beside
-#		it, or PREFIX/bin if installed).
+# H3PROF_SCRIPTS h3report, h3summary, h3runpage, h3index (default: scripts
+#		beside it, or PREFIX/bin if installed).
+# V		1: print the recipes as make runs them instead of a line a
+#		step (see what make says, below).
+# H3PROF_KNOWN	variables of the includer's own makefile, which the
+#		goals take on the command line: any other variable given
+#		there (not in the environment) to make reports,
+#		clean-reports, compare, profile or sweep that is none of
+#		the settings of this file and sweep.mk (and MISSING, SLURM,
+#		SBATCH, HTML, V) nor one of make's own (CC, CFLAGS, SHELL...)
+#		is a slip, as TOLERENCE= or RANGES=: make names it, with the
+#		setting nearest to it, and does nothing (exit 2).  (A make
+#		run by another, as make sweep runs make reports, takes its
+#		parent's command line unchecked.)
 #
 # A reports directory remembers its sweep: REPORTS/inputs.mk records
 # TRACES (or TRACES_FROM), OUT, REPEAT_KEYS and the rules it was made
@@ -73,6 +95,14 @@
 #			time is when its reading began.  A run that cannot
 #			be reduced leaves RUN/report.err instead, the error
 #			messages, and no report.json.
+# RUN/scope.TAG/	with RANGE or WINDOW, the scoped reduction's
+#			products instead (report.json, kernels.tsv,
+#			report.inputs, report.err, the page), TAG the scope
+#			in file-name characters and its checksum, as in
+#			scope.range-denoise_-skip-2.1234567890: each scope
+#			keeps its own, the unscoped report is never
+#			overwritten, and runs.list names the scope's.  With
+#			OUT, OUT/NAME/scope.TAG/.
 # RUN/report.inputs	what the report was made from besides the files'
 #			contents: the run's name and path, its trace and
 #			configuration files, the rules, and the scope,
@@ -92,14 +122,19 @@
 # REPORTS/summary.md	for a person: a row per configuration, fastest
 #			first, times in ms; the kernels in other of each;
 #			the failed runs.
+# REPORTS/kernels.tsv	every run's kernels.tsv, each line after its run's
+#			name, under a line "# stamp STAMP", STAMP that of
+#			summary.json; made with the summary.
 # REPORTS/runs.list	the runs of the sweep, NAME tab report, a line each.
 # REPORTS/inputs.mk	the sweep, as above.
 #
 # A report is made again when anything it was made from changed: its
 # trace files (the CSV pair, the SQLite export or the nsys report), its
 # configuration file, its name or path (a run renamed or copied), which
-# files it is read from, the rules (their path or their content), a
-# filter, a script or this file.  The summary is made again when a report,
+# files it is read from, the scope, the rules (their path or their
+# content), a filter, a script or this file; and when it or its kernel
+# table changed since it was made (cut short, edited: newer than its
+# report.inputs) or the table is gone.  The summary is made again when a report,
 # the list of runs, REPEAT_KEYS or the rules changed.  make -j N reduces N
 # runs at once; the files are the same as with -j 1, and two make reports
 # of one sweep at once both succeed with the same files.  Without -k,
@@ -107,10 +142,46 @@
 # other run, writes the summary, which lists the failed runs, and then
 # fails.
 #
+# What make says: a line a step, as the Linux kernel's Kbuild says one,
+# and no recipe:
+#
+#	  REPORT  [ 2/12] res=720,attn=sdpa,rep=1  0.4 s
+#	  SUMMARY reports (12 runs, 1 failed)
+#	  PAGES   reports/pages (12 runs)
+#	  INDEX   reports/index.html
+#	Fastest: res=720,attn=sage2, GPU span 20.501 ms; see reports/summary.md and reports/index.html
+#
+# (and EXPORT for the export of an nsys report, CLEAN for make
+# clean-reports, COMPARE for make compare; sweep.mk's PROFILE and
+# SWEEP).  A REPORT line names the run as runs.list does; TOTAL is the
+# count of the reports this make makes, known before the first starts,
+# and N counts them as they start; the line comes as the run ends, with
+# the time it took where the recipes' shell tells it without a process
+# (bash's EPOCHREALTIME: the Makefile of a checkout sets SHELL to bash;
+# dash, /bin/sh on Debian, has none), so that under -j the Ns can come
+# out of order.  A run that fails prints its error as it comes, and its
+# line says "failed: see RUN/report.err".  The last line, when this make
+# made the summary or the index, is the first clause of summary.md's
+# verdict, the fastest configuration, and where summary.md and the index
+# are (no index with HTML=0).  V=1 prints the recipes instead, and
+# make -s nothing but errors.
+#
+# A signal to make or to its process group (Ctrl-C's SIGINT, SIGTERM,
+# SIGHUP) ends every step under way at once and keeps nothing of it (a
+# run's report.json, report.inputs, kernels.tsv, strip.tsv, gapbins.tsv,
+# an export, a batch of pages), and make says so in one line, where it
+# would say a line a job:
+#
+#	pipeline.mk: interrupted: the steps under way were stopped and nothing of them was kept; make reports again to finish the sweep
+#
+# and exits 130 for SIGINT, 143 for SIGTERM.
+#
 # make clean-reports removes the summaries and the runs' reports, kernel
-# tables, inputs and error records, and the temporary files of reductions
-# killed with SIGKILL (so not while another make reports runs); it leaves
-# the record of the sweep and the SQLite exports of nsys reports.
+# tables, inputs and error records, their scope.TAG directories (with
+# RANGE or WINDOW, that scope's products alone), and the temporary files
+# of reductions killed with SIGKILL (so not while another make reports
+# runs); it leaves the record of the sweep and the SQLite exports of nsys
+# reports.
 # make clean-reports reports redoes the sweep in full; rm -r REPORTS
 # forgets it.
 
@@ -123,6 +194,10 @@ h3_goal := $(or $(.DEFAULT_GOAL),reports)
 # is in PREFIX/share/h3prof, beside the rules, the filters are in
 # PREFIX/libexec/h3prof/bin and the scripts in PREFIX/bin.
 ifneq ($(wildcard $(H3PROF_DIR)rules/h3.rules),)
+# A checkout's own build, unless another is named, is made where it is
+# missing: every goal builds the filters it runs (after an edit of their
+# sources, a plain make in the checkout builds them again).
+h3_build := $(if $(filter undefined,$(origin H3PROF_BIN)),yes)
 H3PROF_BIN ?= $(H3PROF_DIR)build/bin
 H3PROF_RULES ?= $(H3PROF_DIR)rules/h3.rules
 H3PROF_SCRIPTS ?= $(H3PROF_DIR)scripts
@@ -137,6 +212,129 @@ NSYS ?= nsys
 RANGE ?=
 SKIP ?=
 WINDOW ?=
+
+, := ,
+h3_hash := \#
+# With -k a run that fails does not stop the summary, which lists it; a
+# check after the summary fails the sweep.
+h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
+
+# What make says, as the Linux kernel's Kbuild says it: by default a line
+# a step, the step's word and what it made (Kbuild's quiet_cmd_*), and no
+# recipe (Kbuild's $(Q)); with V=1 the recipes instead, as make echoes
+# them; with make -s nothing but the errors.  Each line is printed by a
+# builtin printf in the shell the recipe runs anyway: no process more.
+V ?=
+h3_verbose := $(filter 1,$(V))
+# make -s, as Kbuild tells it: an s among the letters of MAKEFLAGS' first
+# word (-s wins over V=1).
+h3_silent := $(findstring s,$(firstword -$(MAKEFLAGS)))
+h3_quiet := $(if $(h3_verbose)$(h3_silent),,yes)
+# Put before each recipe line: make echoes it only with V=1.
+h3_Q := $(if $(h3_verbose),,@)
+# $(call h3_echo,STEP): the shell command, ending in ;, that prints the
+# line of STEP, h3_quiet_STEP: printf's format and arguments, a format
+# free of the names' characters (no name holds % or \).  Nothing unless
+# quiet.
+h3_echo = $(if $(h3_quiet),printf $(h3_quiet_$1);)
+
+# A signal to make (which passes SIGTERM on to its jobs' shells) or to
+# its process group (Ctrl-C's SIGINT) ends the steps under way at once,
+# keeps nothing of them, and make says so in one line, not in a line a
+# job.  $(call h3_trap,CLEANUP) starts such a recipe: its shell sources
+# h3stop.sh (no process), whose traps end its h3_bg command and all under
+# it, run the shell command CLEANUP and say it (see there).
+h3_trap = h3_step='$@' h3_stopfile='$(h3_stopfile)'; h3_discard() { $(or \
+    $1,:); }; . '$(h3_stopsh)' &&
+h3_stopfile = $(h3_reports)/.interrupted.$(h3_pid)
+h3_stopsh = $(dir $(h3_lib))h3stop.sh
+# $(call h3_bg,COMMAND): a simple command, which succeeds as COMMAND does,
+# in the background of the recipe's shell, which waits for it: a shell
+# defers its traps until its foreground command ends.  (A background
+# command's standard input is /dev/null: COMMAND reads none.)  h3_job
+# is "starting" until its PID is known: a signal that comes as COMMAND
+# is started finds it in $$! (see h3stop.sh).
+h3_bg = { h3_job=starting; $1 & h3_job=$$!; wait "$$h3_job"; h3_rc=$$?; \
+    h3_job=; [ "$$h3_rc" -eq 0 ]; }
+# The time a step took, h3_took ("  0.4 s", or nothing) from h3_t0, which
+# h3_clock sets when it begins: where the shell tells the time for free
+# (EPOCHREALTIME, in microseconds: bash 5, which a checkout's Makefile
+# runs the recipes with); dash, which is /bin/sh on Debian, does not.
+h3_clock = h3_t0=$${EPOCHREALTIME-};
+h3_took = h3_took=; case $$h3_t0 in *[.,]*) h3_t1=$$EPOCHREALTIME; \
+    h3_ds=$$((($${h3_t1%[.,]*}$${h3_t1\#*[.,]} - \
+    $${h3_t0%[.,]*}$${h3_t0\#*[.,]} + 50000) / 100000)); \
+    h3_took="  $$((h3_ds / 10)).$$((h3_ds % 10)) s";; esac;
+
+# What is wrong with the sweep, a message each: h3_errs names them, h3_eN
+# is message N.  With any, make reports says them all and does nothing
+# else.  $ and # in a message are a file's name, not make's.
+h3_errs :=
+h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
+    $(lastword $(h3_errs)) := $(subst $(h3_hash),\$(h3_hash),$(subst $$,$$$$,$1)))
+
+# The settings: a variable given on the command line of make reports,
+# clean-reports, compare, profile or sweep that is none of them, nor make's
+# own nor one the includer names in H3PROF_KNOWN, is a slip (TOLERENCE=,
+# RANGES=): make says so, with the nearest setting, and does nothing.
+# (The environment is no command line: its variables are not looked at.)
+h3_settings := TRACES TRACES_FROM OUT REPORTS REPEAT_KEYS NSYS RANGE SKIP \
+    WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING H3PROF_BIN \
+    H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
+    NSYS_FLAGS RUN CMD CONFIG SWEEP SWEEPDIR GPUS HOSTS HALT SWEEP_ENV \
+    KEEP_TRACES SRUN SRUN_REDUCE
+h3_makes := MAKEFLAGS GNUMAKEFLAGS MAKEFILES MAKEOVERRIDES MAKESHELL SHELL \
+    .SHELLFLAGS MAKE MAKELEVEL MFLAGS CC CFLAGS CPPFLAGS LDFLAGS LDLIBS AR \
+    ARFLAGS
+h3_goals := reports clean-reports compare profile sweep
+# (A make that another runs takes its parent's command line, which was the
+# parent's to check: make sweep's make reports, an includer's own.)
+ifeq ($(MAKELEVEL),0)
+ifneq ($(filter $(h3_goals),$(or $(MAKECMDGOALS),$(h3_goal))),)
+h3_slips := $(filter-out $(h3_settings) $(h3_makes) $(H3PROF_KNOWN),$(foreach \
+    v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v)))
+endif
+endif
+# The setting nearest to each slip, SLIP=SETTING, by edit distance with case ignored
+# (RUNS, a slip for the run directories, is TRACES), if one is near.
+ifneq ($(h3_slips),)
+# (Make's $(shell) runs its command as one line: each statement ends in ;.)
+define h3_nearawk
+function dist(a, b,    i, j, m, n, d, c) {
+	m = length(a); n = length(b);
+	for (i = 0; i <= m; i++) d[i, 0] = i;
+	for (j = 0; j <= n; j++) d[0, j] = j;
+	for (i = 1; i <= m; i++)
+		for (j = 1; j <= n; j++) {
+			c = d[i - 1, j - 1] + (substr(a, i, 1) != substr(b, j, 1));
+			if (d[i - 1, j] + 1 < c) c = d[i - 1, j] + 1;
+			if (d[i, j - 1] + 1 < c) c = d[i, j - 1] + 1;
+			d[i, j] = c;
+		}
+	return d[m, n];
+}
+BEGIN {
+	ns = split(slips, s, " "); nk = split(known, k, " ");
+	for (i = 1; i <= ns; i++) {
+		best = ""; bd = 3;
+		if (toupper(s[i]) == "RUNS") best = "TRACES";
+		for (j = 1; j <= nk && best != "TRACES"; j++) {
+			x = dist(toupper(s[i]), k[j]);
+			if (x < bd && x <= length(k[j]) / 3 + 1) { bd = x; best = k[j]; }
+		}
+		if (best != "") printf "%s=%s ", s[i], best;
+	}
+}
+endef
+h3_nearest := $(shell awk -v slips='$(h3_slips)' -v known='$(h3_settings)' \
+    '$(h3_nearawk)')
+$(foreach v,$(h3_slips),$(call h3_err,$v=$($v): no such setting$(if $(filter \
+    $v=%,$(h3_nearest)),; did you mean $(patsubst $v=%,%,$(filter \
+    $v=%,$(h3_nearest)))?,: make $(firstword $(filter $(h3_goals),$(or \
+    $(MAKECMDGOALS),$(h3_goal)))) takes those pipeline.mk and sweep.mk \
+    name (name your own makefile's in H3PROF_KNOWN))))
+endif
+h3_slipids := $(h3_errs)
 $(foreach v,RANGE SKIP WINDOW,$(if $(findstring ',$($v)),\
     $(error $v="$($v)" holds a quote, which the recipes cannot carry)))
 ifneq ($(SKIP),)
@@ -156,16 +354,53 @@ $(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval h3_skipleft := $(subst \
 ifneq ($(strip $(h3_skipleft))$(word 2,$(SKIP)),)
 $(error SKIP=$(SKIP): not a count of instances)
 endif
+# Of at most 18 digits, as every count of h3prof (64 bits).
+h3_skipdigits := $(SKIP)
+$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval h3_skipdigits := $(subst \
+    $d,$d ,$(h3_skipdigits))))
+ifneq ($(word 19,$(h3_skipdigits)),)
+$(error SKIP=$(SKIP): not a count of instances (at most 18 digits))
+endif
+# WINDOW is START:END, each whole ns (at most 18 digits) or a percentage
+# of at most 100, and ends after it starts where both are of one kind,
+# as inwindow(1) takes it: said here, before any run is reduced.
+ifneq ($(WINDOW),)
+h3_windowbad := $(shell awk -v w='$(WINDOW)' 'BEGIN { \
+    n = split(w, b, ":"); if (n != 2 || w ~ /[[:space:]]/) { print "form"; exit } \
+    for (i = 1; i <= 2; i++) \
+	if (b[i] ~ /^[0-9]+$$/ && length(b[i]) <= 18) { \
+	    rel[i] = 0; sub(/^0+/, "", b[i]); v[i] = b[i] } \
+	else if (b[i] ~ /^([0-9]+(\.[0-9]*)?|\.[0-9]+)%$$/ && b[i] + 0 <= 100) { \
+	    rel[i] = 1; v[i] = b[i] + 0 } \
+	else { print "form"; exit } \
+    if (rel[1] == rel[2] && (rel[1] ? v[2] < v[1] : length(v[2]) < \
+	length(v[1]) || length(v[2]) == length(v[1]) && v[2] < v[1])) \
+	print "order" }')
+ifeq ($(h3_windowbad),form)
+$(error WINDOW=$(WINDOW): not START:END, each whole ns from the first GPU \
+    operation (at most 18 digits) or a percentage of the span, as in \
+    WINDOW=50%:100% or WINDOW=0:2000000)
+endif
+ifeq ($(h3_windowbad),order)
+$(error WINDOW=$(WINDOW): the window ends before it starts)
+endif
+endif
 # h3report's options of the scope, and the scope as report.inputs says it.
 h3_scope := $(if $(RANGE),-R '$(RANGE)'$(if $(SKIP), -s '$(SKIP)'))$(if \
     $(WINDOW),-w '$(WINDOW)')
 h3_scopein := $(if $(RANGE), scope=$(RANGE)/$(SKIP))$(if $(WINDOW), \
     window=$(WINDOW))
+# A scoped reduction's products go to a directory of their own inside the
+# run's, scope.TAG: TAG is the scope in file-name characters, then the
+# checksum of it exact (RANGE='a*' and 'a?' are two scopes), so that each
+# scope keeps its reports and the unscoped report is never overwritten.
+h3_scopetag := $(if $(RANGE)$(WINDOW),$(shell s='$(if $(RANGE),range-$(RANGE)$(if \
+    $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; printf 'scope.%s.%s' \
+    "$$(printf '%s' "$$s" | tr -c 'A-Za-z0-9._-' _ | cut -c1-48)" \
+    "$$(printf '%s' "$$s" | cksum | cut -d' ' -f1)"))
 
 # Characters make cannot carry in a file name, and those the recipes would
 # have to quote: scripts/h3lib.sh's h3_unsafe is the same set.
-, := ,
-h3_hash := \#
 h3_unsafechars := : $(h3_hash) % $$ ' " \ ` * ? [ ] ; | & < > ( ) { }
 h3_unsafe = $(or $(word 2,$1),$(call h3_anyunsafe,$1))
 # Whether any word of list $1 holds one of those characters: as fast for a
@@ -200,13 +435,6 @@ h3_out := $(patsubst %/,%,$(OUT))
 
 # --- the runs ------------------------------------------------------------------
 
-# What is wrong with the sweep, a message each: h3_errs names them, h3_eN
-# is message N.  With any, make reports says them all and does nothing
-# else.  $ and # in a message are a file's name, not make's.
-h3_errs :=
-h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
-    $(lastword $(h3_errs)) := $(subst $(h3_hash),\$(h3_hash),$(subst $$,$$$$,$1)))
-
 # A path as make can name it: make strips ./ and expands a leading ~, so
 # a run directory named ~ takes its full path.
 h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
@@ -240,10 +468,6 @@ h3_dirs := $(foreach w,$(TRACES),$(or $(call h3_matches,$(patsubst %/,%,$w)),\
     matches files: TRACES names run directories)))))
 endif
 h3_dirs := $(filter-out h3-refused,$(h3_dirs))
-# A variable close to TRACES given on the command line is a slip.
-$(foreach v,$(filter TRACE trace traces TRACE_FROM RUNS,$(.VARIABLES)),\
-    $(if $(filter command line,$(origin $v)),\
-	$(call h3_err,$v=$($v): no such setting; did you mean TRACES?)))
 
 # The files of run directory $1 that may be its trace or configuration,
 # by the names nsys gives them (h3_kinds: the same as patterns of $(filter)).
@@ -292,7 +516,10 @@ h3_reps := $(filter %.nsys-rep,$(h3_ls))
 h3_conf := $(firstword $(filter %/config.json,$(h3_ls)) $(filter \
     %/run.env,$(h3_ls)))
 h3_found := $(h3_gpu) $(h3_kx) $(h3_sqls) $(h3_reps)
-h3_where := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
+h3_base := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
+h3_where := $(h3_base)$(if $(h3_scopetag),/$(h3_scopetag))
+# The nsys report the case's trace is exported from, if it is one.
+h3_exportof :=
 $(eval $(value h3_run_$(h3_case)))
 ifneq ($(h3_samenames),)
 h3_names += $(h3_n)
@@ -331,6 +558,7 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_sqls)) nsys SQLite \
 endef
 define h3_run_sqlite
 h3_srcs := $(h3_sqls)
+h3_exportof := $(filter $(h3_sqls:.sqlite=.nsys-rep),$(h3_reps))
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
 endef
@@ -342,7 +570,8 @@ endef
 # The trace is the SQLite export of the nsys report, made beside the
 # report (in the run directory by the pattern rule %.sqlite).
 define h3_run_nsysrep
-h3_srcs := $(h3_where)/$(notdir $(h3_reps:.nsys-rep=.sqlite))
+h3_srcs := $(h3_base)/$(notdir $(h3_reps:.nsys-rep=.sqlite))
+h3_exportof := $(h3_reps)
 ifneq ($(h3_out),)
 $(h3_srcs): $(h3_reps)
 	$(h3_exporting)
@@ -362,12 +591,22 @@ $(if $(RANGE)$(WINDOW),$(call h3_err,run directory $(h3_d): reduced where \
     it was profiled (make sweep HOSTS=...)$(,) it cannot be scoped here: \
     profile it with KEEP_TRACES=1 to scope it))
 endef
+# Under -k, a failed run of the sweep, whose error record says why; else
+# an error of the sweep, which stops everything.
 define h3_run_notrace
-$(call h3_err,run directory $(h3_d): no trace: $(h3_looks)$(foreach \
+h3_why := run directory $(h3_d): no trace: $(h3_looks)$(foreach \
     f,$(h3_gpu) $(h3_kx),$(if $(call h3_havemate,$f),,; found \
     $(notdir $f) without $(notdir $(call h3_mate,$f))))$(if \
     $(wildcard $(h3_d)/*/*.csv $(h3_d)/*/*.sqlite $(h3_d)/*/*.nsys-rep),; \
-    did you mean '$(h3_d)/*'?))
+    did you mean '$(h3_d)/*'?)
+ifeq ($(h3_keepgoing),)
+$(call h3_err,$(h3_why))
+else
+h3_name_$(h3_i) := $(h3_n)
+h3_json_$(h3_i) := $(h3_where)/report.json
+h3_notrace_$(h3_i) := yes
+$(h3_json_$(h3_i)): private h3_why := $(h3_why)
+endif
 endef
 
 # h3_define: the rules of the report of run h3_d, read from h3_srcs.  It
@@ -384,11 +623,24 @@ h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
     rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))$(if \
     $(h3_nvtx), nvtx=$(h3_nvtx))$(h3_scopein)
 h3_was_in := $(strip $(file <$(h3_where)/report.inputs))
-$(h3_json_$(h3_i)): $(h3_srcs) $(h3_nvtx) $(h3_conf) $(if $(subst $(h3_was_in),,$(h3_in))$(subst \
-    $(h3_in),,$(h3_was_in)),h3-force)
+h3_deps := $(h3_srcs) $(h3_nvtx) $(h3_conf) $(if $(subst $(h3_was_in),,$(h3_in))$(subst \
+    $(h3_in),,$(h3_was_in))$(if $(h3_tampered),$(filter \
+    $(h3_where),$(h3_tampered))),h3-force)
+$(h3_json_$(h3_i)): $(h3_deps)
+ifneq ($(h3_quiet),)
+# The report under its second name, for the count (see h3-plan): an
+# export it is made from, under its second name too, is made again by
+# nothing but what would make the export again.
+$(h3_where)/./report.json: $(if $(h3_exportof),$(filter-out \
+    $(h3_srcs),$(h3_deps)) $(dir $(h3_srcs))./$(notdir $(h3_srcs)),$(h3_deps))
+ifneq ($(h3_exportof),)
+$(dir $(h3_srcs))./$(notdir $(h3_srcs)): $(h3_exportof) ;
+endif
+endif
 $(h3_json_$(h3_i)): private h3_args := -n '$(h3_n)' \
     $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s')
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
+$(h3_json_$(h3_i)): private h3_page := $(h3_reports)/pages/$(h3_n).html
 h3_files_$(h3_i) := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
 
@@ -410,6 +662,40 @@ h3_oddnames := $(or $(filter-out $(words $(h3_dirs)),$(words \
 # only then.
 h3_oddfiles := $(call h3_anyunsafe,$(notdir $(filter $(h3_kinds),$(wildcard \
     $(addsuffix /*,$(h3_dirs))))))
+# A report or kernel table changed since its reduction (cut short by a
+# copy, edited) no longer matches what it was made from: it is made again.
+# Each is dated when its reading began, before report.inputs is written:
+# one newer than its report.inputs, or a table missing beside its report,
+# is found in one listing of the runs' directories.
+h3_scandirs := $(patsubst %/,%,$(sort $(if $(h3_out),$(h3_out),$(dir $(h3_dirs)))))
+# (Make's $(shell) runs its command as one line: each statement ends in ;.)
+define h3_tamperawk
+{
+	sub(/^\.\//, "", $$1);
+	t[$$1 " " $$2] = $$3;
+	dirs[$$1] = 1;
+}
+function newer(a, b,    x, y) {
+	split(a, x, "."); split(b, y, ".");
+	return x[1] + 0 > y[1] + 0 || x[1] == y[1] && x[2] > y[2];
+}
+END {
+	for (d in dirs) {
+		i = t[d " report.inputs"]; j = t[d " report.json"];
+		k = t[d " kernels.tsv"];
+		if (i != "" && j != "" && (newer(j, i) || k == "" || newer(k, i)))
+			printf "%s ", d;
+	}
+}
+endef
+# (500 directories a find: a shell takes 128 KiB of command.)
+h3_depth := $(if $(h3_scopetag),-mindepth 3 -maxdepth 3 -path \
+    '*/$(h3_scopetag)/*',-mindepth 2 -maxdepth 2)
+h3_scan = $(if $1,$(shell find $(wordlist 1,500,$1) $(h3_depth) \( -name \
+    report.inputs -o -name report.json -o -name kernels.tsv \) -printf \
+    '%h %f %T@\n' 2>/dev/null | awk '$(h3_tamperawk)') $(call \
+    h3_scan,$(wordlist 501,$(words $1),$1)))
+h3_tampered := $(strip $(call h3_scan,$(h3_scandirs)))
 h3_names :=
 $(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
     $(foreach h3_i,$(firstword $(subst |, ,$p)),$(foreach h3_d,$(patsubst \
@@ -419,7 +705,8 @@ $(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
 	$(call h3_err,run directory $(h3_d): its name $(h3_name) $(h3_rename)),\
 	$(eval $(value h3_run)))))))
 h3_ids := $(foreach i,$(h3_seq),$(if $(h3_json_$i),$i))
-h3_jsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),,$(h3_json_$i)))
+h3_jsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i)$(h3_notrace_$i),,$(h3_json_$i)))
+h3_notracejsons := $(foreach i,$(h3_ids),$(if $(h3_notrace_$i),$(h3_json_$i)))
 h3_keptjsons := $(foreach i,$(h3_ids),$(if $(h3_kept_$i),$(h3_json_$i)))
 h3_files := $(foreach i,$(h3_ids),$(h3_files_$i))
 ifeq ($(TRACES)$(TRACES_FROM),)
@@ -430,13 +717,20 @@ endif
 # --- the rules -----------------------------------------------------------------
 
 h3_report := $(H3PROF_SCRIPTS)/h3report
+# The filters of a checkout whose build is missing, all made at once by
+# its Makefile, which names its own build (H3PROF_BIN): no loop.
+ifneq ($(h3_build),)
+$(addprefix $(H3PROF_BIN)/,$(basename $(notdir $(wildcard \
+    $(H3PROF_DIR)filters/*.c)))) &:
+	+$(MAKE) -C '$(or $(H3PROF_DIR),.)' --no-print-directory all
+endif
 h3_summary := $(H3PROF_SCRIPTS)/h3summary
 h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 	$(H3PROF_DIR)h3lib.sh))
 # What every report depends on besides its run's files.
 h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	classify tally gapstat merge intersect topkernels runconfig \
-	reportjson nvtxranges inrange inwindow devstat exportinfo) \
+	reportjson nvtxranges inrange inwindow devstat exportinfo account) \
 	$(H3PROF_SCRIPTS)/h3report \
 	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
 
@@ -450,25 +744,69 @@ h3_dead = $(foreach f,$1,$(if $(wildcard /proc/$(call h3_pidof,$f)/),,$f))
 h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
-	$(h3_reports)/.groups.csv.[0-9]*))
-
-# With -k a run that fails does not stop the summary, which lists it; a
-# check after the summary fails the sweep.
-h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
+	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
+	$(h3_reports)/.interrupted.[0-9]*))
 
 # One shell a run, which starts no process it need not: the inputs are
-# recorded once the report is made.  A run's page (see the pages, below)
-# goes as its report is made again.
+# recorded once the report is made.  A run's page (see the pages, below),
+# and one an older h3prof wrote beside the report, go as its report is
+# made again.  Interrupted, it keeps none of the run's products, nor its
+# report of before, which was being made again.
+h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
+    gapbins.tsv,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
-	$(if $(h3_out),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && ){ [ ! -e \
-	    '$(@D)/report.html' ] && [ ! -L '$(@D)/report.html' ] || \
-	    rm -f -- '$(@D)/report.html'; } && \
-	    H3PROF_BIN='$(H3PROF_BIN)' \
+	$(h3_Q)$(call h3_trap,rm -f -- $(h3_runfiles))$(if \
+	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if \
+	    $(h3_out)$(h3_scopetag),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && )for p in \
+	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
+	    [ ! -L "$$p" ] || rm -f -- "$$p"; done && \
+	    $(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' $(h3s_step) \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
-	    $(h3_scope) $(h3_args) && \
-	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs' || \
-	    { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv'; \
-	    $(if $(h3_keepgoing),:,exit 1); }
+	    -p $(h3_scope) $(h3_args)) && \
+	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs' && \
+	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
+	    { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
+	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv'; \
+	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
+
+# The line of a run: [N/TOTAL] and its name, then the time it took where
+# the shell tells it.  TOTAL is the count of the reports this make makes,
+# whole before the first starts (h3-plan); N counts them as they start,
+# and each line is said as its run ends: with -j, N can come out of order.
+h3_quiet_report = '  REPORT  [%*d/%d] %s%s\n' $(h3_width) $(h3_nth) \
+    $(h3_total) '$(h3_runname)' "$$h3_took"
+h3_quiet_failed = '  REPORT  [%*d/%d] %s  failed: see %s\n' $(h3_width) \
+    $(h3_nth) $(h3_total) '$(h3_runname)' '$(@D)/report.err'
+h3_runname = $(patsubst name=%,%,$(firstword $(h3_in)))
+# h3_count, as a run's recipe is expanded, as its run starts: h3_nth,
+# its N.
+h3_started :=
+h3_count = $(eval h3_started += x)$(eval h3_nth := $(words $(h3_started)))
+
+# The count: before any report is made, make updates each report under a
+# second name, RUN/./report.json, the same file for the system but
+# another target for make, with the same prerequisites as the report's
+# and a recipe that runs nothing but counts: make updates it exactly when
+# it will make the report again.  (Not with V=1 nor -s, which say no
+# count.)
+ifneq ($(h3_quiet),)
+h3_planned :=
+$(foreach j,$(h3_jsons),$(dir $j)./$(notdir $j)): $(h3_tools)
+	$(eval h3_planned += x)
+h3-plan: $(foreach j,$(h3_jsons),$(dir $j)./$(notdir $j))
+	$(eval h3_total := $(words $(h3_planned)))$(eval h3_width := \
+	    $(h3_total))$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval h3_width := \
+	    $(subst $d,$d ,$(h3_width))))$(eval h3_width := $(words $(h3_width)))
+$(h3_jsons): | h3-plan
+endif
+
+# A directory with no trace, under -k: a failed run, its error record
+# saying why.
+$(h3_notracejsons): h3-force
+	@mkdir -p -- '$(@D)' && printf 'pipeline.mk: %s\n' $(call \
+	    h3_quote,$(h3_why)) | tee -- '$(@D)/.report.err.$(h3_pid)' >&2 && \
+	    mv -f -- '$(@D)/.report.err.$(h3_pid)' '$(@D)/report.err' && \
+	    rm -f -- '$@' '$(@D)/kernels.tsv' '$(@D)/report.inputs'
 
 # A trace file the run lost, or a run directory deleted, is no reason for
 # make to stop: h3report says what is missing, as with any broken run.
@@ -485,22 +823,27 @@ $(h3_exports):
 # says why, as h3report's would, and its report, made from the report's
 # export of before, is removed.  (A path that starts with - is no option.)
 define h3_exporting
-@mkdir -p -- '$(@D)'
+@mkdir -p -- '$(@D)' '$(dir $(h3_errfile))'
 @command -v -- '$(NSYS)' >/dev/null || { printf '%s%s%s\n' \
     'pipeline.mk: $<: an nsys report is read through its SQLite export, ' \
     'which needs nsys, and $(NSYS) is no command: put nsys on the PATH or ' \
     'name it in NSYS=, or export it where nsys is (nsys export --type sqlite) and put $(@F) beside it' | \
-    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:.err=.html)' '$(h3_errfile:report.err=kernels.tsv)'; exit 1; }
-'$(NSYS)' export --type sqlite --quiet true --force-overwrite true \
-    --output '$(h3_tmp).sqlite' '$(patsubst -%,./-%,$<)' \
-    2>'$(h3_tmp).err' || { cat -- '$(h3_tmp).err' >&2; \
+    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)' $(h3_products); exit 1; }
+$(h3_Q)$(call h3_trap,rm -f -- '$(h3_tmp).sqlite' '$(h3_tmp).err')$(call \
+    h3_echo,export)$(call h3_bg,'$(NSYS)' export --type sqlite --quiet true \
+    --force-overwrite true --output '$(h3_tmp).sqlite' \
+    '$(patsubst -%,./-%,$<)' 2>'$(h3_tmp).err') || { \
+    cat -- '$(h3_tmp).err' >&2; \
     echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$(h3_tmp).err'; \
     mv -f -- '$(h3_tmp).err' '$(h3_errfile)'; \
-    rm -f -- '$(h3_errfile:.err=.json)' '$(h3_errfile:.err=.html)' '$(h3_errfile:report.err=kernels.tsv)'; \
+    rm -f -- '$(h3_errfile:.err=.json)' $(h3_products); \
     rm -f -- '$(h3_tmp).sqlite'; exit 1; }
 @rm -f -- '$(h3_tmp).err'
 @mv -f -- '$(h3_tmp).sqlite' '$@'
 endef
+h3_quiet_export = '  EXPORT  %s\n' '$@'
+# The products of the report of the export's run, which go with it.
+h3_products = $(foreach f,kernels.tsv strip.tsv gapbins.tsv,'$(h3_errfile:report.err=$f)')
 %.sqlite: %.nsys-rep
 	$(h3_exporting)
 
@@ -544,21 +887,43 @@ $(h3_list) $(h3_record):
 	@:$(if $(h3_litter),; rm -f -- $(h3_litter))
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
-	$(h3_reports)/groups.csv
+	$(h3_reports)/groups.csv $(h3_reports)/kernels.tsv
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \
+	$(h3_notracejsons) \
 	$(h3_summary) $(H3PROF_BIN)/sweepsum $(h3_lib) $(H3PROF_MK)
-	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_summary)' -r '$(REPEAT_KEYS)' \
-	    -o '$(h3_reports)' '$(h3_list)'
+	$(h3_Q)$(eval h3_made := yes)$(call h3_trap)$(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' \
+	    '$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' \
+	    '$(h3_list)')$(if $(h3_quiet), && { $(h3_readmd) $(call \
+	    h3_echo,summary) :; })
+
+# summary.md's own words, read by the shell's read (no process): its
+# count of failed runs, h3_failed, and its verdict, h3_verdict.
+h3_readmd = { read -r h3_l; read -r h3_l; read -r h3_counts; read -r h3_l; \
+    read -r h3_verdict; } <'$(h3_reports)/summary.md' && \
+    h3_failed=$${h3_counts\#*reduced, } && h3_failed=$${h3_failed%% failed*} &&
+h3_quiet_summary = '  SUMMARY %s (%s, %s failed)\n' '$(h3_reports)' \
+    '$(call h3_runs,$(words $(h3_ids)))' "$$h3_failed"
+# N runs, or 1 run.
+h3_runs = $1 run$(if $(filter 1,$1),,s)
+
+# The last line, once the summary and the pages are made, if this make
+# made either: the fastest configuration, as summary.md's verdict names
+# it, and where to read more.
+h3-done: $(h3_summaries)
+	$(if $(and $(h3_quiet),$(h3_made)),@$(h3_readmd) \
+	    h3_fastest=$${h3_verdict%%; next: *} && printf '%s; see %s\n' \
+	    "$${h3_fastest%.}" '$(h3_reports)/summary.md$(if $(filter \
+	    0,$(HTML)),, and $(h3_index))' || :)
 
 ifeq ($(h3_errs),)
-reports: $(h3_summaries) $(if $(h3_keepgoing),h3-failed)
+reports: $(h3_summaries) h3-done $(if $(h3_keepgoing),h3-failed)
 else
 reports clean-reports: h3-errors
 endif
 
 # rm -f a few hundred files, printf a hundred messages at a time: a shell
 # takes 128 KiB of command.
-h3_chunks = $(if $2,$(h3_nl)$1 $(wordlist 1,200,$2)$(call \
+h3_chunks = $(if $2,$(h3_nl)$(h3_Q)$1 $(wordlist 1,200,$2)$(call \
 	h3_chunks,$1,$(wordlist 201,$(words $2),$2)))
 h3_quote = '$(subst ','\'',$1)'
 h3_say = $(if $1,$(h3_nl)printf 'pipeline.mk: %s\n' $(foreach \
@@ -570,24 +935,43 @@ h3_say = $(if $1,$(h3_nl)printf 'pipeline.mk: %s\n' $(foreach \
 # in a shell of its own.)
 h3-errors:
 	@:$(call h3_say,$(h3_errs))
-	@echo 'pipeline.mk: nothing was done: mend TRACES and run make again' >&2
+	@echo 'pipeline.mk: nothing was done: mend $(if $(h3_slipids),the \
+	    settings$(if $(filter-out $(h3_slipids),$(h3_errs)), and \
+	    TRACES),TRACES) and run make again' >&2
 	@exit 2
 
-h3-failed: $(h3_summaries)
+# A slip in the settings of make compare, profile or sweep: said before
+# anything is done.
+ifneq ($(h3_slipids),)
+compare profile sweep: h3-slips
+endif
+h3-slips:
+	@:$(call h3_say,$(h3_slipids))
+	@echo 'pipeline.mk: nothing was done: mend the settings and run make again' >&2
+	@exit 2
+
+h3-failed: $(h3_summaries) h3-done
 	@'$(h3_summary)' -c '$(h3_reports)/summary.json'
 
 ifeq ($(h3_errs),)
 clean-reports:
-	rm -f -- $(h3_summaries) $(h3_list) $(h3_litter)$(call h3_chunks,rm -f --,\
-	    $(foreach j,$(h3_jsons),$j $(j:.json=.err) $(j:.json=.inputs) \
-	    $(dir $j)kernels.tsv $(wildcard $(dir $j).report.json.?????? \
-	    $(dir $j).report.err.[0-9]* $(dir $j).kernels.tsv.[0-9]*) \
-	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))
+	$(h3_Q)$(call h3_echo,clean)rm -f -- $(h3_summaries) $(h3_list) $(h3_litter)$(call h3_chunks,rm -f --,\
+	    $(foreach j,$(h3_jsons) $(h3_notracejsons),$j $(j:.json=.err) $(j:.json=.inputs) \
+	    $(addprefix $(dir $j),kernels.tsv strip.tsv gapbins.tsv) \
+	    $(wildcard $(dir $j).report.json.?????? $(dir $j).report.err.[0-9]* \
+	    $(dir $j).kernels.tsv.[0-9]* $(dir $j).strip.tsv.[0-9]* \
+	    $(dir $j).gapbins.tsv.[0-9]*) \
+	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))$(if \
+	    $(h3_scopetag),,$(call h3_chunks,rm -rf --,$(wildcard $(addsuffix \
+	    scope.*/,$(dir $(h3_jsons) $(h3_notracejsons))))))
 endif
 
 h3-force:
 
-.PHONY: reports clean-reports h3-errors h3-failed h3-force
+h3_quiet_clean = '  CLEAN   %s\n' '$(h3_reports)'
+
+.PHONY: reports clean-reports h3-errors h3-slips h3-failed h3-force \
+	h3-plan h3-done
 
 # make profile and make sweep, which make the runs this file reduces.
 include $(H3PROF_DIR)sweep.mk
@@ -596,23 +980,29 @@ include $(H3PROF_DIR)sweep.mk
 
 # --- make compare ----------------------------------------------------------------
 #
-#	make compare BASE=dir NEW=dir [TOLERANCE=file] [ALPHA=p]
+#	make compare BASE=dir NEW=dir [TOLERANCE=file] [ALPHA=p] [MISSING=ok]
 #
 # compares two reports directories of make reports (or two run
-# directories, each holding a report.json) configuration by
-# configuration, with Welch's t-test over the repeats, and fails on a
+# directories, each holding a report.json and kernels.tsv) configuration
+# by configuration, with Welch's t-test over the repeats and the
+# Benjamini-Hochberg correction over the tests that gate, and fails on a
 # regression: h3compare writes NEW/compare.json and NEW/compare.md and
-# prints the second.  TOLERANCE is a file of per-figure tolerances and
-# ALPHA the significance level (default 0.05); see h3compare(1) and
-# figdiff(1).  Runs are grouped in configurations as REPEAT_KEYS says in
-# run directories; a reports directory keeps the groups of its summary.
-# h3compare exits 1 for a regression and 2 for bad usage or an unreadable
-# input; make, as for any failed recipe, exits 2 for both and names
-# h3compare's status in its message (Error 1, Error 2).
+# prints the second.  It reads nothing outside BASE and NEW.  TOLERANCE
+# is a file of per-figure tolerances and ALPHA the significance level
+# (default 0.05); see h3compare(1) and figdiff(1).  A configuration of
+# BASE missing in NEW fails the gate too, unless MISSING=ok; one only in
+# NEW is listed.  Runs are grouped in configurations as REPEAT_KEYS says
+# in run directories; a reports directory keeps the groups of its
+# summary.  h3compare exits 1 for a failed gate and 2 for bad usage or an
+# unreadable input; make, as for any failed recipe, exits 2 for both and
+# names h3compare's status in its message (Error 1, Error 2).  It builds
+# figdiff first in a checkout (its Makefile has the rule; installed, the
+# filter is there).
 
 h3_compare := $(H3PROF_SCRIPTS)/h3compare
+MISSING ?=
 
-compare:
+compare: $(H3PROF_BIN)/figdiff
 	$(if $(and $(BASE),$(NEW)),,@echo 'pipeline.mk: make compare needs \
 	    BASE=dir and NEW=dir: two reports directories, or two run \
 	    directories' >&2; exit 2)
@@ -620,9 +1010,14 @@ compare:
 	    $(error $v="$($v)" holds whitespace, a quote or one of : \
 	    $(h3_hash) % $$ \ ` * ? [ ] ; | & < > ( ) { }, which make \
 	    cannot carry in a file name)))
-	@H3PROF_BIN='$(H3PROF_BIN)' '$(h3_compare)' -r '$(REPEAT_KEYS)' \
+	$(if $(filter-out ok,$(MISSING)),$(error MISSING="$(MISSING)": \
+	    MISSING=ok lets configurations of BASE be missing in NEW; \
+	    without it they fail the gate))
+	@$(call h3_echo,compare)H3PROF_BIN='$(H3PROF_BIN)' '$(h3_compare)' -r '$(REPEAT_KEYS)' \
 	    $(if $(TOLERANCE),-t '$(TOLERANCE)') $(if $(ALPHA),-a '$(ALPHA)') \
-	    -- '$(BASE)' '$(NEW)'
+	    $(if $(MISSING),-m) -- '$(BASE)' '$(NEW)'
+
+h3_quiet_compare = '  COMPARE %s against %s\n' '$(NEW)' '$(BASE)'
 
 .PHONY: compare
 
@@ -630,36 +1025,57 @@ compare:
 #
 # make reports also writes, unless HTML=0 (for hosts that read no pages):
 #
-# RUN/report.html	the run's page (h3page(1)): its figures, kernel time
-#			per category, a timeline strip of its kernels per
-#			device and stream, its idle gaps, its streams and
-#			top kernels.
-# REPORTS/index.html	the sweep's page: the configurations fastest first,
-#			their kernel time per category, busy and idle time,
-#			idle gaps, the GPU span and the kernel time per
-#			category against each numeric setting, and links
-#			to the runs' pages.
+# REPORTS/pages/NAME.html	the page of run NAME (h3runpage(1)): its
+#			figures, kernel time per category, a timeline strip
+#			of its kernels per device and stream, its idle gaps,
+#			its streams and top kernels, a link back to the
+#			index.
+# REPORTS/index.html	the sweep's page (h3index(1)): the summary's
+#			verdict, the configurations fastest first with the
+#			links to their runs' pages, what explains their
+#			differences, their kernel time per category, busy and
+#			idle time, idle gaps, the GPU span and the kernel time
+#			per category against each numeric setting.
 #
 # Both are self-contained HTML, inline SVG charts drawn by gnuplot and no
-# script, and the same inputs give the same bytes.  A run's page follows
-# its report.json, which follows the trace and the rules; the index
-# follows the summaries.  A page never outlives what it shows: a run's
-# page goes as its report is made again (so a run that fails has none),
-# and with HTML=0 an index older than the summary goes.  Without
-# gnuplot, make reports does nothing and says how to install it or skip
-# the pages (exit 2).
+# script, and the same inputs give the same bytes; links are relative to
+# REPORTS, so a REPORTS copied or archived, or one whose traces are gone,
+# still shows its pages.  A run's page is made from the products of its
+# reduction alone, which h3report -p writes beside its report.json:
+#
+# RUN/strip.tsv		the timeline strip (timeline(1)): a header, then
+#			lane, device, stream, start_ns, end_ns and category
+#			of each stretch of pixel columns of one category, 960
+#			columns across the GPU span.
+# RUN/gapbins.tsv	the idle gaps of the report binned ten to a decade
+#			(gapstat -b, the report's own gapstat): a header, then
+#			edge_ns, count and total_ns of each bin with a gap.
+#
+# They are renamed into place with kernels.tsv, just before report.json,
+# and go with it.  The pages of the runs whose report changed are drawn
+# in one batch, one jq and one gnuplot for them all, before the index,
+# which follows the summaries and the pages.  A page never outlives what
+# it shows: a run's page goes as its report is made again (so a run that
+# fails has none), and with HTML=0 an index older than the summary goes.
+# Without gnuplot, make reports does nothing and says how to install it
+# or skip the pages (exit 2).
 
 HTML ?= 1
-h3_page := $(H3PROF_SCRIPTS)/h3page
-h3_pagelibs := $(h3_lib) $(patsubst %h3lib.sh,%h3.jq,$(h3_lib))
-h3_pages := $(h3_jsons:.json=.html)
+h3_runpage := $(H3PROF_SCRIPTS)/h3runpage
+h3_indexpage := $(H3PROF_SCRIPTS)/h3index
+h3_pagelibs := $(h3_lib) $(addprefix $(dir $(h3_lib)),h3.jq h3pages.awk)
+h3_pagedir := $(h3_reports)/pages
+h3_pages := $(foreach i,$(h3_ids),$(h3_pagedir)/$(h3_name_$i).html)
 h3_index := $(h3_reports)/index.html
+h3_gonepages = $(filter-out $(h3_pages),$(wildcard $(h3_pagedir)/*.html))
 
 ifeq ($(h3_errs),)
 ifeq ($(HTML),0)
 reports: h3-stale-index
+h3-done: h3-stale-index
 else
-reports: $(h3_pages) $(h3_index)
+reports: $(h3_index)
+h3-done: $(h3_index)
 # Asked for the pages, make says at once, before it does anything, that
 # it cannot draw them.
 ifneq ($(filter reports,$(or $(MAKECMDGOALS),$(h3_goal))),)
@@ -672,18 +1088,41 @@ endif
 endif
 endif
 
-# (With -k, a run whose report failed has none, and no page.)
-$(h3_pages): %.html: %.json $(h3_page) $(h3_pagelibs) $(H3PROF_MK) \
-	$(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals classify \
-	timeline gapstat)
-	[ ! -f '$<' ] || H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -o '$@' \
-	    -r '$(H3PROF_RULES)' '$<'
+# Each page follows its run's report (with -k, a run whose report failed
+# has none, and loses its page); its recipe, which starts nothing, puts
+# the run in the batch of the index's recipe, h3_batch.  (The page
+# variables are references, for a run's name may hold = or :.)
+h3_batch :=
+ifneq ($(HTML),0)
+$(eval $(foreach i,$(h3_ids),$$(h3_pagedir)/$$(h3_name_$i).html: \
+    $$(h3_json_$i)$(h3_nl)$$(h3_pagedir)/$$(h3_name_$i).html: private \
+    h3_pagerun := $i$(h3_nl)))
+endif
+$(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq) \
+	$(h3_pagelibs) $(H3PROF_MK)
+	$(eval h3_batch += $(h3_pagerun))
 
-# The index links the runs' pages that are there: it follows them.
-$(h3_index): $(h3_summaries) $(h3_pages) $(h3_page) $(h3_pagelibs) \
-	$(H3PROF_MK)
-	H3PROF_BIN='$(H3PROF_BIN)' '$(h3_page)' -s -o '$@' \
-	    '$(h3_reports)/summary.json' '$(h3_list)'
+# The batch's runs, NAME tab report a line each, as runs.list; the index
+# links the runs' pages that are there: it follows them.  The pages of
+# runs no more in the sweep go with the index of before.
+h3_batchlist = $(h3_reports)/.pages.list.$(h3_pid)
+h3_batchtext = $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
+	$(foreach i,$(h3_batch),$(h3_name_$i):$(h3_json_$i)))))
+$(h3_index): $(h3_summaries) $(h3_pages) $(h3_indexpage) \
+	$(addprefix $(dir $(h3_lib)),h3index.jq) $(h3_pagelibs) $(H3PROF_MK)
+	$(if $(h3_batch),$(h3_Q)$(file >$(h3_batchlist),$(h3_batchtext))$(call \
+	    h3_trap,rm -f -- '$(h3_batchlist)')$(call h3_echo,pages)mkdir -p \
+	    -- '$(h3_pagedir)' && { $(call h3_bg,'$(h3_runpage)' -i \
+	    ../index.html -d '$(h3_pagedir)' '$(h3_batchlist)'); rm -f -- \
+	    '$(h3_batchlist)'; exit $$h3_rc; })
+	$(if $(h3_gonepages),$(h3_Q)rm -f -- $(foreach p,$(h3_gonepages),$(call \
+	    h3_quote,$p)))
+	$(h3_Q)$(eval h3_made := yes)$(call h3_trap)$(call \
+	    h3_echo,index)$(call h3_bg,'$(h3_indexpage)' -o '$@' \
+	    '$(h3_reports)/summary.json' '$(h3_list)')
+h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
+    h3_runs,$(words $(h3_batch)))'
+h3_quiet_index = '  INDEX   %s\n' '$(h3_index)'
 
 h3-stale-index: $(h3_summaries)
 	@[ ! -e '$(h3_index)' ] || [ '$(h3_index)' -nt \
@@ -695,9 +1134,9 @@ endif
 # As clean-reports takes the reports' temporary files, whoever left them
 # (a killed page's process may linger as a zombie, its PID still there).
 h3-clean-pages:
-	rm -f -- '$(h3_index)' $(wildcard \
-	    $(h3_reports)/.index.html.[0-9]*)$(call h3_chunks,rm -f --,\
-	    $(foreach p,$(h3_pages),$p $(wildcard \
-	    $(dir $p).report.html.[0-9]*)))
+	$(h3_Q)rm -f -- '$(h3_index)' $(wildcard $(h3_reports)/.index.html.[0-9]* \
+	    $(h3_reports)/.pages.list.[0-9]*)$(call h3_chunks,rm -f --,\
+	    $(h3_pages))
+	$(h3_Q)rm -rf -- $(wildcard $(h3_pagedir)/.h3runpage.[0-9]*)
 
 .PHONY: h3-clean-pages h3-stale-index

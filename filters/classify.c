@@ -35,7 +35,7 @@ static struct {
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: classify [-h] [-r rules] [file]\n", status);
+	usage_exit("usage: classify [-hx] [-o output] [-r rules] [file]\n", status);
 }
 
 /* The category of an escaped name: rules match the name nsys wrote. */
@@ -81,16 +81,22 @@ main(int argc, char *argv[])
 {
 	struct interval iv;
 	struct ivin in;
-	const char *rulespath = NULL;
-	int ch;
+	const char *rulespath = NULL, *outpath = NULL;
+	int ch, flags = 0;
 
-	while ((ch = getopt_long(argc, argv, "hr:", helpopt,
+	while ((ch = getopt_long(argc, argv, "ho:r:x", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
+		case 'o':
+			outpath = optarg;
+			break;
 		case 'r':
 			rulespath = optarg;
+			break;
+		case 'x':
+			flags = RULES_EXTENDED;
 			break;
 		default:
 			usage(EXIT_USAGE);
@@ -101,8 +107,10 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		usage(EXIT_USAGE);
 
-	rules = rules_load(rulespath);
+	rules = rules_loadx(rulespath, flags);
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 0);
+	if (outpath != NULL)
+		out_stdout(outpath);
 	buffer_stdout();
 
 	while (ivin_next(&in, &iv)) {

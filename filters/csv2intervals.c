@@ -46,6 +46,9 @@ enum col {
 	COL_KDUR,		/* Kernel Dur: kernel-exec trace */
 	COL_KNAME,		/* Kernel Name: kernel-exec trace */
 	COL_DEVID,		/* DevId: kernel-exec trace */
+	COL_BYTES,		/* Bytes (MB): GPU trace, for -m */
+	COL_PID,		/* PID: kernel-exec trace, for -l */
+	COL_TID,		/* TID: kernel-exec trace, for -l */
 	NCOL
 };
 
@@ -68,6 +71,9 @@ static const struct {
 	[COL_KDUR] = { "Kernel Dur", 1 },
 	[COL_KNAME] = { "Kernel Name", 0 },
 	[COL_DEVID] = { "DevId", 0 },
+	[COL_BYTES] = { "Bytes (MB)", 0 },
+	[COL_PID] = { "PID", 0 },
+	[COL_TID] = { "TID", 0 },
 };
 
 /* Time units of the column headers, as powers of ten of a nanosecond. */
@@ -88,7 +94,12 @@ enum use {
 	USE_NAME,
 	USE_DEVICE,		/* the device number in "... (N)" */
 	USE_DEVID,		/* the device number alone */
-	USE_STREAM
+	USE_STREAM,
+	USE_BYTES,		/* a memory operation's, in MB */
+	USE_KSTART,		/* for -l, the kernel's start */
+	USE_KDUR,		/* and duration */
+	USE_PID,
+	USE_TID
 };
 
 /* A column of the header that this program knows, by its name. */
@@ -132,6 +143,10 @@ struct input {
 	int		 kernel;	/* GrdX says it is a kernel */
 	char		 device[MAXID + 1];
 	char		 stream[MAXID + 1];
+	int64_t		 bytes;		/* -1: none */
+	int64_t		 kstart, kdur;	/* -l: a launch's kernel */
+	char		 pid[MAXID + 1];
+	char		 tid[MAXID + 1];
 	char		*name;		/* NUL-terminated */
 	size_t		 namelen;
 	size_t		 namecap;
@@ -144,6 +159,14 @@ static int bflag;
  * instead of their launches.  See "Choosing intervals" in h3prof(5).
  */
 static int kflag;
+/* -m: the memory lines of the GPU trace's copies and memsets. */
+static FILE *memfp;
+static const char *mempath;
+/* -l: the launch lines of the kernel-exec trace. */
+static FILE *launchfp;
+static const char *launchpath;
+/* -o: where the intervals go, whole, instead of stdout. */
+static const char *outpath;
 /* The field buffer hit CSV_MAXBUF: libcsv only says "out of memory". */
 static int fieldtoolong;
 
@@ -151,7 +174,7 @@ static int fieldtoolong;
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: csv2intervals [-bhk] [file]\n", status);
+	usage_exit("usage: csv2intervals [-bhk] [-l launches] [-m memory] [-o output] [file]\n", status);
 }
 
 /* libcsv's realloc: refuse to let one field grow beyond the limit. */
@@ -275,6 +298,7 @@ end_header(struct input *r)
 		setuse(r, COL_DEVICE, USE_DEVICE);
 		setuse(r, r->named[COL_STRM].at != -1 ? COL_STRM : COL_STREAM,
 		    USE_STREAM);
+		setuse(r, COL_BYTES, USE_BYTES);
 	} else {
 		need(r, COL_KNAME, "cuda_kern_exec_trace");
 		if (kflag) {
@@ -288,12 +312,21 @@ end_header(struct input *r)
 		}
 		setuse(r, COL_KNAME, USE_NAME);
 		setuse(r, COL_DEVID, USE_DEVID);
+		if (launchfp != NULL) {
+			need(r, COL_KSTART, "cuda_kern_exec_trace");
+			need(r, COL_KDUR, "cuda_kern_exec_trace");
+			setuse(r, COL_KSTART, USE_KSTART);
+			setuse(r, COL_KDUR, USE_KDUR);
+			setuse(r, COL_PID, USE_PID);
+			setuse(r, COL_TID, USE_TID);
+		}
 	}
 	if (bflag)	/* spare the work on columns a bare line leaves out */
 		for (i = 0; i < r->ncols; i++)
 			if (r->col[i].use != USE_START &&
 			    r->col[i].use != USE_DUR &&
-			    !(r->col[i].use == USE_GRDX && kflag))
+			    !(r->col[i].use == USE_GRDX && kflag) &&
+			    (launchfp == NULL || r->col[i].use == USE_NAME))
 				r->col[i].use = USE_NONE;
 	r->header = 1;
 }
@@ -326,11 +359,15 @@ header_field(struct input *r, int i, const char *s)
 static int
 parse_time(const char *s, int digits, int64_t *ns)
 {
+	const char *first = s;
 	int64_t n = 0;
 	int d, frac = 0, round = 0, sticky = 0;
 
 	if (*s < '0' || *s > '9')
 		return -1;
+	/* 18 digits cannot overflow: no check till then. */
+	for (; s - first < 18 && *s >= '0' && *s <= '9'; s++)
+		n = n * 10 + (*s - '0');
 	for (; *s >= '0' && *s <= '9'; s++) {
 		d = *s - '0';
 		if (n > (INT64_MAX - d) / 10)
@@ -373,7 +410,7 @@ parse_time(const char *s, int digits, int64_t *ns)
 static int
 isnull(const char *s)
 {
-	return *s == '\0' || strcmp(s, "None") == 0;
+	return *s == '\0' || (*s == 'N' && strcmp(s, "None") == 0);
 }
 
 /* Copy a device or stream number into id, "-" when there is none. */
@@ -458,6 +495,29 @@ take(struct input *r, int i, const char *s, size_t len)
 	case USE_STREAM:
 		copy_id(r, i, s, len, r->stream);
 		break;
+	case USE_KSTART:
+		if (parse_time(s, r->col[i].digits, &r->kstart) == -1)
+			goto bad;
+		break;
+	case USE_KDUR:
+		if (parse_time(s, r->col[i].digits, &r->kdur) == -1)
+			goto bad;
+		break;
+	case USE_PID:
+		copy_id(r, i, s, len, r->pid);
+		break;
+	case USE_TID:
+		copy_id(r, i, s, len, r->tid);
+		break;
+	case USE_BYTES:
+		/* Decimal megabytes, 10^6 bytes, as nsys writes them. */
+		if (memfp == NULL)
+			break;
+		if (isnull(s))
+			r->bytes = -1;
+		else if (parse_time(s, 6, &r->bytes) == -1)
+			goto bad;
+		break;
 	}
 	return;
 bad:
@@ -492,6 +552,90 @@ gpu_kind(const char *name)
 	return "other\t";
 }
 
+/* Write name escaped as a column to fp: plain runs whole. */
+static void
+put_name(FILE *fp, const char *name)
+{
+	const char *p = name;
+	size_t n;
+
+	for (;;) {
+		n = strcspn(p, "\\\t\n\r");
+		fwrite_unlocked(p, 1, n, fp);
+		if (p[n] == '\0')
+			return;
+		putc_unlocked('\\', fp);
+		putc_unlocked(p[n] == '\\' ? '\\' : p[n] == '\t' ? 't' :
+		    p[n] == '\n' ? 'n' : 'r', fp);
+		p += n + 1;
+	}
+}
+
+/* A memory line of the GPU trace's row, to memfp, if it is a copy or a
+   memset. */
+static void
+put_memory(struct input *r)
+{
+	char buf[160], *p = buf;
+	const char *kind = gpu_kind(r->name);
+
+	if (*kind == 'o')
+		return;
+	p = fmt_int(p, r->start);
+	*p++ = '\t';
+	p = fmt_int(p, r->start + r->dur);
+	*p++ = '\t';
+	p = stpcpy(stpcpy(p, kind), r->device);
+	*p++ = '\t';
+	p = stpcpy(p, r->stream);
+	*p++ = '\t';
+	if (r->bytes == -1)
+		*p++ = '-';
+	else
+		p = fmt_int(p, r->bytes);
+	*p++ = '\t';
+	fwrite_unlocked(buf, 1, p - buf, memfp);
+	put_name(memfp, r->name);
+	putc_unlocked('\n', memfp);
+	r->bytes = -1;
+}
+
+/*
+ * The launch line of a kernel-exec trace's row, to launchfp: its call's
+ * start and end, the len bytes at se as the row's line has them.
+ */
+static void
+put_launchline(struct input *r, const char *se, size_t len)
+{
+	char buf[200], *p = buf;
+
+	if (r->kstart > INT64_MAX - r->kdur)
+		errx(1, "%s:%lu: kernel start %lld plus duration %lld "
+		    "overflows", r->in.path, r->recline, (long long)r->kstart,
+		    (long long)r->kdur);
+	memcpy(p, se, len);
+	p += len;
+	*p++ = '\t';
+	p = stpcpy(p, r->pid);
+	*p++ = ':';
+	p = stpcpy(p, r->tid);
+	*p++ = '\t';
+	p = fmt_int(p, r->kstart);
+	*p++ = '\t';
+	p = fmt_int(p, r->kstart + r->kdur);
+	memcpy(p, "\tkernel\t", 8);
+	p = stpcpy(p + 8, r->device);
+	/* With -b the name is not read: the time account needs none. */
+	memcpy(p, "\t-\t-\t", 5);
+	p += 5;
+	if (bflag)
+		*p++ = '-';
+	fwrite_unlocked(buf, 1, p - buf, launchfp);
+	if (!bflag)
+		put_name(launchfp, r->name);
+	putc_unlocked('\n', launchfp);
+}
+
 /* The fields of a data row have all been taken: write its interval. */
 static void
 put_row(struct input *r)
@@ -507,11 +651,15 @@ put_row(struct input *r)
 		errx(1, "%s:%lu: start %lld plus duration %lld overflows",
 		    r->in.path, r->recline, (long long)r->start,
 		    (long long)r->dur);
+	if (memfp != NULL && !r->kexec && !r->kernel)
+		put_memory(r);
 	if (kflag && !r->kexec && !r->kernel)
 		return;
 	p = fmt_int(p, r->start);
 	*p++ = '\t';
 	p = fmt_int(p, r->start + r->dur);
+	if (launchfp != NULL && r->kexec)
+		put_launchline(r, buf, p - buf);
 	if (bflag) {
 		*p++ = '\n';
 		fwrite_unlocked(buf, 1, p - buf, stdout);
@@ -661,7 +809,7 @@ main(int argc, char *argv[])
 	size_t len;
 	int ch, c;
 
-	while ((ch = getopt_long(argc, argv, "bhk", helpopt,
+	while ((ch = getopt_long(argc, argv, "bhkl:m:o:", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -672,16 +820,36 @@ main(int argc, char *argv[])
 		case 'k':
 			kflag = 1;
 			break;
+		case 'l':
+			launchpath = optarg;
+			break;
+		case 'm':
+			mempath = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
 		default:
 			usage(EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1)
+	if (argc > 1 || (mempath != NULL && bflag) ||
+	    (launchpath != NULL && kflag))
 		usage(EXIT_USAGE);
 
 	lines_open(&r.in, argc == 1 ? argv[0] : "-");
+	if (outpath != NULL)
+		out_stdout(outpath);
+	/* With -o, each output is renamed into place whole, or left out. */
+	if (mempath != NULL)
+		memfp = out_side(mempath, outpath != NULL);
+	r.bytes = -1;
+	if (launchpath != NULL)
+		launchfp = out_side(launchpath, outpath != NULL);
+	strcpy(r.pid, "-");
+	strcpy(r.tid, "-");
 	buffer_stdout();
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL |
 	    CSV_REPALL_NL) != 0)
@@ -731,6 +899,10 @@ main(int argc, char *argv[])
 		errx(1, "%s:%lu: no header", r.in.path, r.in.lineno + 1);
 	csv_free(&p);
 	lines_close(&r.in);
+	if (memfp != NULL)
+		out_close(memfp, mempath);
+	if (launchfp != NULL)
+		out_close(launchfp, launchpath);
 	close_stdout();
 	return 0;
 }

@@ -13,13 +13,6 @@
 /* Devices a trace holds: a machine has a handful. */
 #define MAXDEVICES	1024
 
-/* A union of intervals being built, as merge(1) builds it. */
-struct run {
-	int64_t		 start, end;	/* the union interval open */
-	int		 open;
-	int64_t		 ns;		/* of the union intervals closed */
-};
-
 /* One device's figures. */
 struct device {
 	struct group	 name;		/* the device column */
@@ -27,8 +20,8 @@ struct device {
 	int64_t		 first, last;	/* first start, last end */
 	int64_t		 kernels;
 	int64_t		 kernel_ns;
-	struct run	 kunion;	/* of its kernels */
-	struct run	 busy;		/* of all its operations */
+	struct ivrun	 kunion;	/* of its kernels */
+	struct ivrun	 busy;		/* of all its operations */
 	int64_t		 gaps, gap_ns, gap_max; /* between busy intervals */
 };
 
@@ -38,33 +31,6 @@ static struct groups	 devices = { .size = sizeof(struct device) };
 static const char	*prefix = "";
 
 static _Noreturn void usage(int);
-
-/* Add [start, end) to a union; return the gap before it, or -1 if none. */
-static int64_t
-extend(struct run *r, int64_t start, int64_t end)
-{
-	int64_t gap = -1;
-
-	if (r->open && start > r->end) {
-		r->ns += r->end - r->start;
-		gap = start - r->end;
-		r->open = 0;
-	}
-	if (!r->open) {
-		r->start = start;
-		r->end = end;
-		r->open = 1;
-	} else if (end > r->end)
-		r->end = end;
-	return gap;
-}
-
-/* The union's total once the input ends. */
-static int64_t
-total(const struct run *r)
-{
-	return r->ns + (r->open ? r->end - r->start : 0);
-}
 
 static void
 put(const struct device *d, const char *what, int64_t v)
@@ -116,7 +82,7 @@ main(int argc, char *argv[])
 		if (d->count++ == 0)
 			d->first = iv.start;
 		d->last = iv.end > d->last ? iv.end : d->last;
-		if ((gap = extend(&d->busy, iv.start, iv.end)) > 0) {
+		if ((gap = ivrun_add(&d->busy, iv.start, iv.end)) > 0) {
 			d->gaps++;
 			d->gap_ns += gap;
 			d->gap_max = gap > d->gap_max ? gap : d->gap_max;
@@ -124,7 +90,7 @@ main(int argc, char *argv[])
 		if (strcmp(iv.kind, "kernel") == 0) {
 			d->kernels++;
 			sum_ns(&d->kernel_ns, iv.end - iv.start, &in.in);
-			extend(&d->kunion, iv.start, iv.end);
+			ivrun_add(&d->kunion, iv.start, iv.end);
 		}
 	}
 	ivin_close(&in);
@@ -134,8 +100,8 @@ main(int argc, char *argv[])
 		put(d, "span_ns", d->last - d->first);
 		put(d, "kernel_count", d->kernels);
 		put(d, "kernel_ns", d->kernel_ns);
-		put(d, "kernel_union_ns", total(&d->kunion));
-		put(d, "busy_ns", total(&d->busy));
+		put(d, "kernel_union_ns", ivrun_total(&d->kunion));
+		put(d, "busy_ns", ivrun_total(&d->busy));
 		put(d, "idle.count", d->gaps);
 		put(d, "idle.total_ns", d->gap_ns);
 		put(d, "idle.max_ns", d->gap_max);

@@ -1,7 +1,8 @@
 /*
  * figdiff: compare the figures of two sweeps, configuration by
- * configuration, with Welch's t-test over repeats and a tolerance per
- * figure.  See figdiff(1).
+ * configuration, with Welch's t-test over repeats, the Benjamini-Hochberg
+ * correction over the tests that gate, and a tolerance per figure.  See
+ * figdiff(1).
  */
 #include <err.h>
 #include <fnmatch.h>
@@ -32,13 +33,37 @@ struct sample {
 
 /* A tolerance line: which figures, and the change they let pass. */
 struct tol {
-	char	*glob;
-	int	 off;			/* the figures never gate */
-	double	 pct;			/* relative, in %; < 0: none */
-	double	 abs;			/* in the figure's unit; < 0: none */
-	double	 ns;			/* a time, for figures of time; < 0: none */
+	char		*glob;
+	int		 off;		/* the figures never gate */
+	double		 pct;		/* relative, in %; < 0: none */
+	double		 abs;		/* in the figure's unit; < 0: none */
+	double		 ns;		/* a time, for figures of time; < 0: none */
+	const char	*path;		/* the file of the line; NULL: built in */
+	unsigned long	 lineno;
+	int		 matched;	/* some figure's name matched glob */
 };
 
+/*
+ * A comparison, held until every test is made: whether a gating test
+ * passes depends on the p-values of all the others.
+ */
+struct cmp {
+	char		*conf;
+	char		*fig;
+	const char	*verdict;	/* NULL: a test that gates, until
+					   correct() judges it */
+	struct sample	 b, n;
+	double		 change, pct, t, df, p;
+	double		 q;		/* p adjusted by Benjamini-Hochberg */
+	int		 dir;		/* direction(fig) */
+	int		 beyond;	/* beyond its tolerance */
+};
+
+/* The figures that gate by default, at 5%: times, each higher worse. */
+static const char *const gated[] = {
+	"gpu_span_ns", "kernel_time_ns", "components.*.milliseconds",
+	"idle_gaps.total_ns",
+};
 /* The tolerance lines of -t, then the built-in ones, first match wins. */
 static struct tol *tols;
 /* Tolerance lines in tols. */
@@ -49,6 +74,11 @@ static double	 alpha = 0.05;
 static char	*curconf, *curfig;
 /* Bytes allocated for curconf and curfig. */
 static size_t	 curconfcap, curfigcap;
+/* Every comparison, in input order, how many, and room for how many. */
+static struct cmp *cmps;
+static size_t	 ncmps, cmpscap;
+/* The two inputs, each at its next line. */
+static struct side base, new;
 
 static _Noreturn void usage(int);
 
@@ -79,17 +109,25 @@ decimal(const char *s, char **endp)
 	return *endp == s + len ? v : -1;
 }
 
+/* A tolerance line of path's line lineno, or built in (path NULL). */
 static void
-addtol(const char *glob, int off, double pct, double abs, double ns)
+addtol(const char *glob, int off, double pct, double abs, double ns,
+    const char *path, unsigned long lineno)
 {
+	struct tol *t;
+
 	if ((tols = reallocarray(tols, ntols + 1, sizeof(*tols))) == NULL)
 		err(1, NULL);
-	if ((tols[ntols].glob = strdup(glob)) == NULL)
+	t = &tols[ntols++];
+	if ((t->glob = strdup(glob)) == NULL)
 		err(1, NULL);
-	tols[ntols].off = off;
-	tols[ntols].pct = pct;
-	tols[ntols].abs = abs;
-	tols[ntols++].ns = ns;
+	t->off = off;
+	t->pct = pct;
+	t->abs = abs;
+	t->ns = ns;
+	t->path = path;
+	t->lineno = lineno;
+	t->matched = 0;
 }
 
 /* Read the tolerance file: lines of "glob threshold...", # comments. */
@@ -142,20 +180,42 @@ loadtols(const char *path)
 		if (off && (pct >= 0 || abs >= 0 || ns >= 0))
 			errx(1, "%s:%lu: %s: off with a tolerance: give one or "
 			    "the other", in.path, in.lineno, glob);
-		addtol(glob, off, pct, abs, ns);
+		addtol(glob, off, pct, abs, ns, in.path, in.lineno);
 	}
 	lines_close(&in);
 }
 
+/* The tolerance of a figure, the first line that matches it; every
+ * line that matches is marked, to warn of those that match nothing. */
 static const struct tol *
 tolfor(const char *fig)
+{
+	const struct tol *first = NULL;
+	size_t i;
+
+	for (i = 0; i < ntols; i++)
+		if ((first == NULL || !tols[i].matched) &&
+		    fnmatch(tols[i].glob, fig, 0) == 0) {
+			tols[i].matched = 1;
+			if (first == NULL)
+				first = &tols[i];
+		}
+	if (first == NULL)
+		abort();	/* the last built-in line is "*" */
+	return first;
+}
+
+/* Warn of each line of the tolerance file that matched no figure: a
+ * misspelt glob gates nothing, silently otherwise. */
+static void
+warn_unmatched(void)
 {
 	size_t i;
 
 	for (i = 0; i < ntols; i++)
-		if (fnmatch(tols[i].glob, fig, 0) == 0)
-			return &tols[i];
-	abort();		/* the last built-in line is "*" */
+		if (tols[i].path != NULL && !tols[i].matched)
+			warnx("%s:%lu: %s matches no figure of either side",
+			    tols[i].path, tols[i].lineno, tols[i].glob);
 }
 
 /* The last part of a figure's name, which says its unit. */
@@ -190,8 +250,15 @@ direction(const char *fig)
 	/* A share moves when any category does: their times judge. */
 	if (strcmp(m, "percent_of_kernel_time") == 0)
 		return 0;
+	/* A sum of kernel time over the span passes 100% when kernels
+	 * overlap: more overlap raises it, more work too. */
+	if (strcmp(fig, "kernel_busy_percent_of_span") == 0)
+		return 0;
 	/* Launch time hidden behind kernels: less launching lowers it. */
 	if (strcmp(fig, "cpu_gpu_overlap.launch_api_gpu_overlap_ns") == 0)
+		return 0;
+	/* Fewer gaps may be gaps merged: their total time judges. */
+	if (strcmp(m, "count") == 0 || strcmp(m, "positive_gap_count") == 0)
 		return 0;
 	/* Busy and overlap percentages: less is worse. */
 	if (strstr(m, "percent") != NULL)
@@ -199,111 +266,21 @@ direction(const char *fig)
 	return 1;
 }
 
-/* Whether change is beyond every threshold of t for a figure of base. */
+/* Whether change, from a base value was, is beyond every threshold of t. */
 static int
-beyond(const struct tol *t, const char *fig, double base, double change)
+beyond(const struct tol *t, const char *fig, double was, double change)
 {
 	double unit = nsunit(fig), mag = fabs(change);
 
 	if (change == 0)
 		return 0;
-	if (t->pct >= 0 && base != 0 && mag <= t->pct / 100 * fabs(base))
+	if (t->pct >= 0 && was != 0 && mag <= t->pct / 100 * fabs(was))
 		return 0;
 	if (t->abs >= 0 && mag <= t->abs)
 		return 0;
 	if (t->ns >= 0 && unit != 0 && mag <= t->ns / unit)
 		return 0;
 	return 1;
-}
-
-/* Lentz's tiny: what stands for a zero denominator. */
-#define LENTZ_TINY	1e-300
-
-/* Keep v off zero, as the modified Lentz method does. */
-static double
-offzero(double v)
-{
-	return fabs(v) < LENTZ_TINY ? LENTZ_TINY : v;
-}
-
-/*
- * One term aa of the continued fraction into the Lentz state c, d: the
- * factor it multiplies the fraction by.
- */
-static double
-lentz(double aa, double *c, double *d)
-{
-	*d = 1 / offzero(1 + aa * *d);
-	*c = offzero(1 + aa / *c);
-	return *d * *c;
-}
-
-/*
- * The continued fraction of the incomplete beta function, by the
- * modified Lentz method (Numerical Recipes, betacf); it converges in
- * about sqrt(max(a, b)) steps for x < (a + 1) / (a + b + 2).
- */
-static double
-betacf(double a, double b, double x)
-{
-	const double eps = 1e-16;
-	double c = 1, d, h, del;
-	int m, m2;
-
-	d = 1 / offzero(1 - (a + b) * x / (a + 1));
-	h = d;
-	for (m = 1; m <= 1000000; m++) {
-		m2 = 2 * m;
-		h *= lentz(m * (b - m) * x / ((a + m2 - 1) * (a + m2)), &c, &d);
-		del = lentz(-(a + m) * (a + b + m) * x /
-		    ((a + m2) * (a + m2 + 1)), &c, &d);
-		h *= del;
-		if (fabs(del - 1) < eps)
-			break;
-	}
-	return h;
-}
-
-/* The regularized incomplete beta function I_x(a, b). */
-static double
-betai(double a, double b, double x)
-{
-	double front;
-
-	if (x <= 0)
-		return 0;
-	if (x >= 1)
-		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
-	    b * log1p(-x));
-	/* The fraction converges fast on one side of the mean, a symmetry
-	 * gives the other. */
-	if (x < (a + 1) / (a + b + 2))
-		return front * betacf(a, b, x) / a;
-	return 1 - front * betacf(b, a, 1 - x) / b;
-}
-
-/*
- * Welch's t-test of two samples of two values or more: t, its degrees
- * of freedom (Welch-Satterthwaite) and the two-sided p-value, P(|T| >=
- * |t|) = I_{df/(df+t^2)}(df/2, 1/2).  Without spread on either side t
- * and df are NAN, and p is 0 if the means differ, else 1.
- */
-static double
-welch(const struct sample *b, const struct sample *n, double *tp,
-    double *dfp)
-{
-	double vb = b->m2 / (b->n - 1) / b->n, vn = n->m2 / (n->n - 1) / n->n;
-	double se2 = vb + vn, t, df;
-
-	*tp = *dfp = NAN;
-	if (se2 == 0)
-		return n->mean == b->mean ? 1 : 0;
-	t = (n->mean - b->mean) / sqrt(se2);
-	df = se2 * se2 / (vb * vb / (b->n - 1) + vn * vn / (n->n - 1));
-	*tp = t;
-	*dfp = df;
-	return betai(df / 2, 0.5, df / (df + t * t));
 }
 
 static void
@@ -331,49 +308,124 @@ put_sample(const struct sample *s)
 	put_num(s->n > 1 ? sqrt(s->m2 / (s->n - 1)) : NAN);
 }
 
-/* Judge curfig of curconf and print the comparison line. */
+/* A new comparison of fig in curconf, of the samples b and n. */
+static struct cmp *
+newcmp(const char *fig, const struct sample *b, const struct sample *n)
+{
+	struct cmp *c;
+
+	if (ncmps == cmpscap) {
+		cmpscap = cmpscap ? cmpscap * 2 : 256;
+		if ((cmps = reallocarray(cmps, cmpscap, sizeof(*cmps))) == NULL)
+			err(1, NULL);
+	}
+	c = &cmps[ncmps++];
+	if ((c->conf = strdup(curconf)) == NULL || (c->fig = strdup(fig)) == NULL)
+		err(1, NULL);
+	c->b = *b;
+	c->n = *n;
+	c->change = c->pct = c->t = c->df = c->p = c->q = NAN;
+	c->dir = c->beyond = 0;
+	c->verdict = NULL;
+	return c;
+}
+
+/* Compare curfig of curconf: judged now, or by the correction later
+ * where it is a test that gates. */
 static void
 compare(const struct sample *b, const struct sample *n)
 {
 	const struct tol *t;
-	const char *verdict;
-	double change = NAN, pct = NAN, tv = NAN, df = NAN, p = NAN;
-	int dir, sig;
+	struct cmp *c;
 
-	if (b->n == 0)
-		verdict = "only-new";
-	else if (n->n == 0)
-		verdict = "only-base";
-	else {
-		change = n->mean - b->mean;
-		if (b->mean != 0)
-			pct = change / fabs(b->mean) * 100;
+	c = newcmp(curfig, b, n);
+	t = tolfor(curfig);
+	if (b->n == 0) {
+		c->verdict = "only-new";
+		return;
+	}
+	if (n->n == 0) {
+		c->verdict = "only-base";
+		return;
+	}
+	c->change = n->mean - b->mean;
+	if (b->mean != 0)
+		c->pct = c->change / fabs(b->mean) * 100;
+	if (b->n > 1 && n->n > 1)
+		c->p = welch_test(b->mean, b->m2 / (b->n - 1), b->n, n->mean,
+		    n->m2 / (n->n - 1), n->n, &c->t, &c->df);
+	c->dir = direction(curfig);
+	c->beyond = beyond(t, curfig, b->mean, c->change);
+	if (t->off)
+		c->verdict = "ungated";
+	else if (c->dir == 0)
+		/* No direction, no gate: its own test tells a change. */
+		c->verdict = c->beyond && !(c->p >= alpha) ? "changed" :
+		    "unchanged";
+	else if (isnan(c->p))
 		/* Untested (n = 1 on a side), the tolerance alone judges;
 		 * a p-value arithmetic could not give proves nothing. */
-		sig = 1;
-		if (b->n > 1 && n->n > 1) {
-			p = welch(b, n, &tv, &df);
-			sig = p < alpha;
-		}
-		t = tolfor(curfig);
-		dir = direction(curfig);
-		if (t->off)
-			verdict = "ungated";
-		else if (!sig || !beyond(t, curfig, b->mean, change))
-			verdict = "unchanged";
-		else if (dir == 0)
-			verdict = "changed";
-		else
-			verdict = change * dir > 0 ? "regression" : "improvement";
+		c->verdict = !c->beyond ? "unchanged" : c->change * c->dir > 0 ?
+		    "regression" : "improvement";
+	/* Else a test that gates: correct() gives its verdict. */
+}
+
+static int
+byp(const void *a, const void *b)
+{
+	double pa = (*(struct cmp *const *)a)->p;
+	double pb = (*(struct cmp *const *)b)->p;
+
+	return (pa > pb) - (pa < pb);
+}
+
+/*
+ * The Benjamini-Hochberg step-up over every test that gates: the i-th
+ * smallest of m p-values becomes min over j >= i of p_(j) m / j, and
+ * a test rejects where that is below alpha.  Under noise alone the gate
+ * fails with probability alpha at most, however many tests it makes.
+ */
+static void
+correct(void)
+{
+	struct cmp **tests;
+	size_t i, ntests = 0;
+	double q = 1;
+
+	for (i = 0; i < ncmps; i++)
+		if (cmps[i].verdict == NULL)
+			ntests++;
+	if ((tests = reallocarray(NULL, ntests + 1, sizeof(*tests))) == NULL)
+		err(1, NULL);
+	ntests = 0;
+	for (i = 0; i < ncmps; i++)
+		if (cmps[i].verdict == NULL)
+			tests[ntests++] = &cmps[i];
+	qsort(tests, ntests, sizeof(*tests), byp);
+	for (i = ntests; i-- > 0;) {
+		if (tests[i]->p * ntests / (i + 1) < q)
+			q = tests[i]->p * ntests / (i + 1);
+		tests[i]->q = q;
+		tests[i]->verdict = !(q < alpha) || !tests[i]->beyond ?
+		    "unchanged" : tests[i]->change * tests[i]->dir > 0 ?
+		    "regression" : "improvement";
 	}
-	printf("%s\t%s\t%s", curconf, curfig, verdict);
-	put_sample(b);
-	put_sample(n);
-	put_num(change);
-	put_num(pct);
-	put_num(tv);
-	put_num(df);
-	put_num(p);
+	free(tests);
+}
+
+/* Print a comparison line. */
+static void
+put_cmp(const struct cmp *c)
+{
+	printf("%s\t%s\t%s", c->conf, c->fig, c->verdict);
+	put_sample(&c->b);
+	put_sample(&c->n);
+	put_num(c->change);
+	put_num(c->pct);
+	put_num(c->t);
+	put_num(c->df);
+	put_num(c->p);
+	put_num(c->q);
 	putchar('\n');
 }
 
@@ -446,20 +498,22 @@ inconf(const struct side *s)
 int
 main(int argc, char *argv[])
 {
-	struct side base, new;
 	struct sample sb, sn;
 	struct side *one;
 	char *end;
+	size_t i;
 	int ch, cmp;
 
 	while ((ch = getopt_long(argc, argv, "a:ht:", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'a':
-			alpha = strtod(optarg, &end);
-			if (*end != '\0' || !(alpha > 0 && alpha < 1)) {
+			/* A decimal, as jq and a reader take it: no hex. */
+			alpha = decimal(optarg, &end);
+			if (alpha < 0 || *end != '\0' || !(alpha > 0 &&
+			    alpha < 1)) {
 				warnx("-a %s: alpha is a probability, above 0 "
-				    "and below 1", optarg);
+				    "and below 1, written as 0.05", optarg);
 				usage(EXIT_USAGE);
 			}
 			break;
@@ -477,12 +531,13 @@ main(int argc, char *argv[])
 	if (argc != 2 || (strcmp(argv[0], "-") == 0 &&
 	    strcmp(argv[1], "-") == 0))
 		usage(EXIT_USAGE);
-	/* Kernels explain; they gate when -t names them. */
-	addtol("kernels.*", 1, -1, -1, -1);
-	addtol("*", 0, 5, -1, -1);
+	/* The times of the sweep gate; kernels, maxima, percentiles,
+	 * counts and shares explain, and gate where -t names them. */
+	addtol("kernels.*", 1, -1, -1, -1, NULL, 0);
+	for (i = 0; i < sizeof(gated) / sizeof(gated[0]); i++)
+		addtol(gated[i], 0, 5, -1, -1, NULL, 0);
+	addtol("*", 1, -1, -1, -1, NULL, 0);
 
-	memset(&base, 0, sizeof(base));
-	memset(&new, 0, sizeof(new));
 	lines_open(&base.in, argv[0]);
 	lines_open(&new.in, argv[1]);
 	buffer_stdout();
@@ -496,10 +551,14 @@ main(int argc, char *argv[])
 		keep(&curconf, &curconfcap, cmp <= 0 ? base.conf : new.conf);
 		if (cmp != 0) {
 			one = cmp < 0 ? &base : &new;
-			while (inconf(one))
+			/* Its figures count as matched by the tolerances. */
+			while (inconf(one)) {
+				tolfor(one->fig);
 				advance(one);
-			printf("%s\t\t%s\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\n",
-			    curconf, cmp < 0 ? "only-base" : "only-new");
+			}
+			memset(&sb, 0, sizeof(sb));
+			newcmp("", &sb, &sb)->verdict = cmp < 0 ? "only-base" :
+			    "only-new";
 			continue;
 		}
 		while (inconf(&base) || inconf(&new)) {
@@ -515,6 +574,11 @@ main(int argc, char *argv[])
 	}
 	lines_close(&base.in);
 	lines_close(&new.in);
+	correct();
+	for (i = 0; i < ncmps; i++)
+		put_cmp(&cmps[i]);
+	if (ncmps > 0)
+		warn_unmatched();
 	close_stdout();
 	return 0;
 }

@@ -75,14 +75,21 @@ main(int argc, char *argv[])
 	struct ivin in;
 	char avg[PYFLOAT_MAX];
 	const char *prefix = "", *kind = NULL;
+	const char *binpath = NULL;	/* -B: the bins as a table, there */
+	const char *outpath = NULL;	/* -o: the facts there, not stdout */
+	FILE *binfp = NULL;
 	int64_t start = 0, end = 0, gap, count = 0, total = 0, max = 0;
 	int ch, idle = 0, quantiles = 0, bins = 0, first = 1;
 	size_t k;
 	char key[48];
 
-	while ((ch = getopt_long(argc, argv, "bhk:p:qu", helpopt,
+	while ((ch = getopt_long(argc, argv, "B:bhk:o:p:qu", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'B':
+			binpath = optarg;
+			bins = 1;
+			break;
 		case 'b':
 			bins = 1;
 			break;
@@ -90,6 +97,9 @@ main(int argc, char *argv[])
 			usage(0);
 		case 'k':
 			kind = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
 			break;
 		case 'p':
 			prefix = optarg;
@@ -121,6 +131,10 @@ main(int argc, char *argv[])
 	 */
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 1);
 	in.kind = kind;
+	if (outpath != NULL)
+		out_stdout(outpath);
+	if (binpath != NULL)
+		binfp = out_open(binpath);
 	while (ivin_next(&in, &iv)) {
 		if (!first && (idle ? iv.start <= end : iv.start == start)) {
 			if (iv.end > end)
@@ -162,7 +176,17 @@ main(int argc, char *argv[])
 		put_fact(prefix, "p90_ns", percentile(90));
 		put_fact(prefix, "p99_ns", percentile(99));
 	}
-	for (k = 0; bins && k < NBINS; k++) {
+	/* The table of -B, as h3prof(5)'s gapbins.tsv: the facts' bins. */
+	if (binfp != NULL) {
+		fputs("edge_ns\tcount\ttotal_ns\n", binfp);
+		for (k = 0; k < NBINS; k++)
+			if (bincount[k] != 0)
+				fprintf(binfp, "%lld\t%lld\t%lld\n",
+				    (long long)edge[k], (long long)bincount[k],
+				    (long long)binns[k]);
+		out_close(binfp, binpath);
+	}
+	for (k = 0; bins && binfp == NULL && k < NBINS; k++) {
 		if (bincount[k] == 0)
 			continue;
 		snprintf(key, sizeof(key), "bin.%lld.count",
@@ -179,6 +203,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: gapstat [-bhqu] [-k kind] [-p prefix] [file]\n",
+	usage_exit("usage: gapstat [-bhqu] [-B bins] [-k kind] [-o output] [-p prefix] [file]\n",
 	    status);
 }

@@ -8,6 +8,7 @@
  * reaches its start until a launch starts after its end; only open ranges
  * are held, so memory follows how many ranges overlap, not the trace.
  */
+#include <ctype.h>
 #include <err.h>
 #include <fnmatch.h>
 #include <math.h>
@@ -68,6 +69,14 @@ static const char	*pattern;
 static int64_t		 skip;
 /* -l: write the launch lines of selected work instead of facts. */
 static int		 lflag;
+/* -g: where -l writes the time outside the scope, or NULL. */
+static const char	*gapspath;
+/* The projected GPU time of each selected instance, start and end, in
+   the order they finished: the time of the scope. */
+static int64_t		(*spans)[2];
+static size_t		 nspans, spanscap;
+/* -x: count the rules' communication categories, as classify -x. */
+static int		 xflag;
 /* -p: the prefix of every fact. */
 static const char	*prefix = "";
 /* Launches read so far. */
@@ -174,6 +183,11 @@ closed(struct instance *in)
 
 	if (in->hasops)
 		sum_ns(&nm->projected_ns, in->opend - in->opstart, &lin.in);
+	if (nm->matched && !in->skipped && in->hasops) {
+		spans = grow(spans, &spanscap, nspans, sizeof(*spans));
+		spans[nspans][0] = in->opstart;
+		spans[nspans++][1] = in->opend;
+	}
 	if (nm->matched && !lflag) {
 		kept = grow(kept, &keptcap, nkept, sizeof(*kept));
 		kept[nkept++] = *in;
@@ -266,6 +280,49 @@ join(const struct launch *ln)
 }
 
 static int
+cmpspan(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/*
+ * The time of the scope: the union of the selected instances' projected
+ * GPU time, in ns, instances of matching names that nest or overlap
+ * counted once.  With gaps, the time between its parts, from its first
+ * start to its last end, as interval lines: what an idle gap of the scope
+ * must not span.
+ */
+static int64_t
+scope_ns(FILE *gaps)
+{
+	int64_t total = 0, start, end;
+	size_t i;
+
+	if (nspans == 0)
+		return 0;
+	qsort(spans, nspans, sizeof(*spans), cmpspan);
+	start = spans[0][0];
+	end = spans[0][1];
+	for (i = 1; i <= nspans; i++) {
+		if (i < nspans && spans[i][0] <= end) {
+			end = spans[i][1] > end ? spans[i][1] : end;
+			continue;
+		}
+		sum_ns(&total, end - start, &lin.in);
+		if (i == nspans)
+			break;
+		if (gaps != NULL)
+			fprintf(gaps, "%lld\t%lld\n", (long long)end,
+			    (long long)spans[i][0]);
+		start = spans[i][0];
+		end = spans[i][1];
+	}
+	return total;
+}
+
+static int
 cmpint(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -327,8 +384,9 @@ put_instfact(size_t n, int64_t i, const char *what, int64_t v)
 /*
  * The m instances of a matched name, N in the facts, in order, and their
  * projected times: mean, sample standard deviation, minimum, maximum,
- * and which lie more than 3 median absolute deviations (MAD) from the
- * median, likely warm-up.
+ * and which are likely warm-up: warm-up comes first, so those of the
+ * leading stretch of instances each more than 3 median absolute
+ * deviations (MAD) from the median, up to the first that is not.
  */
 static void
 put_instances(size_t n, const struct instance *in, size_t m)
@@ -336,6 +394,7 @@ put_instances(size_t n, const struct instance *in, size_t m)
 	int64_t *v, *dev, med2, mad4, p, lo = INT64_MAX, hi = 0;
 	double sum = 0, ss = 0, mean;
 	size_t i;
+	int leading = 1;
 
 	if ((v = calloc(m, sizeof(*v))) == NULL ||
 	    (dev = calloc(m, sizeof(*dev))) == NULL)
@@ -371,8 +430,8 @@ put_instances(size_t n, const struct instance *in, size_t m)
 		put_instfact(n, in[i].seq, "projected_time_ns", p);
 		put_instfact(n, in[i].seq, "skipped", in[i].skipped);
 		/* |p - median| > 3 MAD, in quarters of ns. */
-		put_instfact(n, in[i].seq, "likely_warmup",
-		    2 * llabs(2 * p - med2) > 3 * mad4);
+		leading = leading && 2 * llabs(2 * p - med2) > 3 * mad4;
+		put_instfact(n, in[i].seq, "likely_warmup", leading);
 	}
 	free(v);
 	free(dev);
@@ -393,7 +452,7 @@ static void
 put_facts(void)
 {
 	struct name *nm = names.recs, *base;
-	int64_t used = 0, skipped = 0, covered = 0;
+	int64_t used = 0, skipped = 0;
 	size_t i, c, n;
 
 	/* The instances keep indexes into names: sort a copy. */
@@ -434,10 +493,8 @@ put_facts(void)
 	for (i = 0; i < nkept; i++) {
 		if (kept[i].skipped)
 			skipped++;
-		else {
+		else
 			used++;
-			covered += projected(&kept[i]);
-		}
 	}
 	printf("%sscope.range\t", prefix);
 	put_escaped(pattern, strlen(pattern));
@@ -445,7 +502,88 @@ put_facts(void)
 	put_fact(prefix, "scope.skip", skip);
 	put_fact(prefix, "scope.instances", used);
 	put_fact(prefix, "scope.skipped", skipped);
-	put_fact(prefix, "scope.covered_ns", covered);
+	put_fact(prefix, "scope.covered_ns", scope_ns(NULL));
+}
+
+/* Whether a range name matches -m. */
+static int
+anymatched(void)
+{
+	struct name *nm = names.recs;
+	size_t i;
+
+	for (i = 0; i < names.n; i++)
+		if (nm[i].matched)
+			return 1;
+	return 0;
+}
+
+/* The edit distance of a and b, case ignored, in a row of cap cells. */
+static size_t
+distance(const char *a, const char *b, size_t *row, size_t cap)
+{
+	size_t i, j, m = strlen(a), n = strlen(b), diag, up;
+
+	if (n >= cap)
+		n = cap - 1;
+	for (j = 0; j <= n; j++)
+		row[j] = j;
+	for (i = 1; i <= m; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= n; j++) {
+			up = row[j];
+			row[j] = diag + (tolower((unsigned char)a[i - 1]) !=
+			    tolower((unsigned char)b[j - 1]));
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[n];
+}
+
+/*
+ * No range name matches the pattern: say so, with the names nearest to
+ * it, by edit distance with case ignored to the whole name or to the part
+ * after its domain (DOMAIN:NAME), the usual slip.
+ */
+static _Noreturn void
+nomatch(void)
+{
+	enum { NEAREST = 3, ROW = 4096 };
+	struct name *nm = names.recs;
+	size_t best[NEAREST], bestd[NEAREST], *row, d, d2, i, j, k, nbest = 0;
+	const char *colon;
+
+	if ((row = calloc(ROW, sizeof(*row))) == NULL)
+		err(1, NULL);
+	for (i = 0; i < names.n; i++) {
+		d = distance(pattern, nm[i].g.key, row, ROW);
+		if ((colon = strrchr(nm[i].g.key, ':')) != NULL &&
+		    (d2 = distance(pattern, colon + 1, row, ROW)) < d)
+			d = d2;
+		for (j = nbest; j > 0 && bestd[j - 1] > d; j--)
+			;
+		if (j == NEAREST)
+			continue;
+		for (k = nbest < NEAREST ? nbest++ : NEAREST - 1; k > j; k--) {
+			best[k] = best[k - 1];
+			bestd[k] = bestd[k - 1];
+		}
+		best[j] = i;
+		bestd[j] = d;
+	}
+	free(row);
+	fprintf(stderr, "inrange: %s: no NVTX range name matches '%s' (a "
+	    "name carries its domain, as DOMAIN:NAME)", rin.path, pattern);
+	for (j = 0; j < nbest; j++)
+		fprintf(stderr, "%s'%.80s'", j == 0 ? "; the nearest: " : ", ",
+		    nm[best[j]].g.key);
+	fputc('\n', stderr);
+	exit(1);
 }
 
 int
@@ -454,11 +592,15 @@ main(int argc, char *argv[])
 	struct range r;
 	struct launch ln;
 	const char *rulespath = NULL;
+	FILE *gaps;
 	int ch, more;
 
-	while ((ch = getopt_long(argc, argv, "hlm:p:r:s:", helpopt, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "g:hlm:p:r:s:x", helpopt, NULL)) !=
 	    -1) {
 		switch (ch) {
+		case 'g':
+			gapspath = optarg;
+			break;
 		case 'h':
 			usage(0);
 		case 'l':
@@ -469,6 +611,9 @@ main(int argc, char *argv[])
 			break;
 		case 'p':
 			prefix = optarg;
+			break;
+		case 'x':
+			xflag = 1;
 			break;
 		case 'r':
 			rulespath = optarg;
@@ -485,14 +630,15 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 2 || (lflag && pattern == NULL))
+	if (argc != 2 || (lflag && pattern == NULL) ||
+	    (gapspath != NULL && !lflag))
 		usage(EXIT_USAGE);
 	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0) {
 		warnx("only one of ranges and launches may be standard input");
 		usage(EXIT_USAGE);
 	}
 
-	rules = rules_load(rulespath);
+	rules = rules_loadx(rulespath, xflag ? RULES_EXTENDED : 0);
 	lines_open(&rin, argv[0]);
 	launches_open(&lin, argv[1], 1);
 	buffer_stdout();
@@ -521,8 +667,17 @@ main(int argc, char *argv[])
 	lines_close(&rin);
 	launches_close(&lin);
 	close_before(INT64_MAX);
+	if (pattern != NULL && !anymatched())
+		nomatch();
 	if (!lflag)
 		put_facts();
+	if (gapspath != NULL) {
+		if ((gaps = fopen(gapspath, "w")) == NULL)
+			err(1, "%s", gapspath);
+		scope_ns(gaps);
+		if (ferror(gaps) || fclose(gaps) == EOF)
+			err(1, "%s", gapspath);
+	}
 	close_stdout();
 	return 0;
 }
@@ -531,6 +686,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: inrange [-hl] [-m pattern] [-p prefix] [-r rules] "
-	    "[-s skip] ranges launches\n", status);
+	usage_exit("usage: inrange [-hlx] [-g gaps] [-m pattern] [-p prefix] "
+	    "[-r rules] [-s skip] ranges launches\n", status);
 }

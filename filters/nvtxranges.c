@@ -46,52 +46,6 @@ static const char range_sql[] =
     " WHERE e.eventType IN (59, 60, 70, 71) AND e.endGlobalTid IS NULL"
     " ORDER BY e.start, e.rowid";
 
-/*
- * Every GPU operation joined to the runtime call that launched it, by
- * the call's start.  The mask must stay a hex literal: in decimal SQLite
- * reads it as a float and the join finds nothing.
- */
-static const char launch_head[] =
-    "SELECT r.start, r.end, (r.globalTid >> 24) & 0xFFFFFF,"
-    " r.globalTid & 0xFFFFFF, o.start, o.end, o.kind, o.deviceId,"
-    " o.streamId, o.name FROM (";
-/*
- * The parts of the union of GPU work.  Every part names its columns: the
- * first one present names those of the union.
- */
-static const char launch_kernel[] =
-    "SELECT k.start AS start, k.end AS end, k.correlationId AS corr,"
-    " k.globalPid AS pid, 'kernel' AS kind, k.deviceId AS deviceId,"
-    " k.streamId AS streamId, s.value AS name, 0 AS src, k.rowid AS rid"
-    " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
-    " LEFT JOIN StringIds AS s ON s.id = k.demangledName";
-static const char launch_memcpy_enum[] =
-    "SELECT m.start AS start, m.end AS end, m.correlationId AS corr,"
-    " m.globalPid AS pid, 'memcpy' AS kind, m.deviceId AS deviceId,"
-    " m.streamId AS streamId, '[CUDA memcpy ' || o.label || ']' AS name,"
-    " 1 AS src, m.rowid AS rid"
-    " FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m"
-    " LEFT JOIN ENUM_CUDA_MEMCPY_OPER AS o ON o.id = m.copyKind";
-static const char launch_memcpy[] =
-    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
-    " 'memcpy' AS kind, deviceId, streamId, '[CUDA memcpy]' AS name,"
-    " 1 AS src, rowid AS rid FROM CUPTI_ACTIVITY_KIND_MEMCPY";
-static const char launch_memset[] =
-    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
-    " 'memset' AS kind, deviceId, streamId, '[CUDA memset]' AS name,"
-    " 2 AS src, rowid AS rid FROM CUPTI_ACTIVITY_KIND_MEMSET";
-/* A CUDA graph launch of --cuda-graph-trace=graph, its kernels unseen. */
-static const char launch_graph[] =
-    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
-    " 'other' AS kind, deviceId, streamId,"
-    " '[CUDA graph ' || graphId || ']' AS name, 3 AS src, rowid AS rid"
-    " FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
-static const char launch_tail[] =
-    ") AS o JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r"
-    " ON o.corr = r.correlationId"
-    " AND o.pid = (r.globalTid & 0xFFFFFFFFFF000000)"
-    " ORDER BY r.start, o.src, o.rid";
-
 /* The CSV columns each trace needs, by header name; -1 where optional. */
 enum { C_START, C_END, C_DUR, C_KSTART, C_KDUR, C_PID, C_TID, C_DEV,
 	C_NAME, NCOLS };
@@ -161,7 +115,7 @@ fromsqlite(void)
 	char query[4096];
 	sqlite3_stmt *st;
 	int64_t start, end;
-	int rc, off;
+	int rc;
 
 	db = export_open(path);
 	if (!launches) {
@@ -173,38 +127,12 @@ fromsqlite(void)
 			    "StringIds)", path);
 		snprintf(query, sizeof(query), "%s", range_sql);
 	} else {
-		const char *sep = "";
-
 		if (!export_hastable(db, path, "CUPTI_ACTIVITY_KIND_RUNTIME"))
 			errx(1, "%s: not an nsys SQLite export (no table "
 			    "CUPTI_ACTIVITY_KIND_RUNTIME)", path);
-		off = snprintf(query, sizeof(query), "%s", launch_head);
-		if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_KERNEL")) {
-			off += snprintf(query + off, sizeof(query) - off,
-			    "%s", launch_kernel);
-			sep = " UNION ALL ";
-		}
-		if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_MEMCPY")) {
-			off += snprintf(query + off, sizeof(query) - off,
-			    "%s%s", sep, export_hastable(db, path,
-			    "ENUM_CUDA_MEMCPY_OPER") ? launch_memcpy_enum :
-			    launch_memcpy);
-			sep = " UNION ALL ";
-		}
-		if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_MEMSET")) {
-			off += snprintf(query + off, sizeof(query) - off,
-			    "%s%s", sep, launch_memset);
-			sep = " UNION ALL ";
-		}
-		if (export_hastable(db, path,
-		    "CUPTI_ACTIVITY_KIND_GRAPH_TRACE")) {
-			off += snprintf(query + off, sizeof(query) - off,
-			    "%s%s", sep, launch_graph);
-			sep = " UNION ALL ";
-		}
-		if (*sep == '\0')	/* no GPU work: no launches */
+		/* No GPU work: no launches. */
+		if (!export_launchquery(db, path, query, sizeof(query), 1))
 			return;
-		snprintf(query + off, sizeof(query) - off, "%s", launch_tail);
 	}
 	if (sqlite3_prepare_v2(db, query, -1, &st, NULL) != SQLITE_OK)
 		export_err(db, path);

@@ -259,6 +259,17 @@ put_percent(const char *key, int64_t a, int64_t b)
 		jw_float(&js, key, pydiv(a, b) * 100.0);
 }
 
+/*
+ * What the busy percents are of: the span, or in a scoped report the time
+ * of its scope (scope.covered_ns), so that time outside it is not idle.
+ */
+static int64_t
+busy_base(int64_t span)
+{
+	return findf("scope.covered_ns") != NULL ? NEED("scope.covered_ns") :
+	    span;
+}
+
 /* total / count, or the integer 0 where count is 0, as the reference. */
 static void
 put_average(const char *key, int64_t total, int64_t count)
@@ -349,6 +360,18 @@ check_categories(void)
 	}
 }
 
+/*
+ * Whether the report lists category i: a communication category (-x
+ * only) where the run has kernels of it, so that a run without them has
+ * the categories of the reference.
+ */
+static int
+listed(size_t i)
+{
+	return !rules_communication(rules, i) || findf("gpu.category.%s.count",
+	    rules_category(rules, i)) != NULL;
+}
+
 /* The keys and values of the reference, in its order. */
 static void
 report(void)
@@ -372,7 +395,7 @@ report(void)
 	jw_int(&js, "gpu_operation_count", count);
 	jw_int(&js, "kernel_count", orzero(findf("gpu.kind.kernel.count")));
 	jw_int(&js, "kernel_time_ns", kernel_ns);
-	put_percent("kernel_busy_percent_of_span", kernel_ns, span);
+	put_percent("kernel_busy_percent_of_span", kernel_ns, busy_base(span));
 
 	jw_open(&js, "launch_gaps", '{');
 	count = NEED("gaps.count");
@@ -399,6 +422,8 @@ report(void)
 	jw_open(&js, "components", '{');
 	for (i = 0; i < rules_ncategories(rules); i++) {
 		cat = rules_category(rules, i);
+		if (!listed(i))
+			continue;
 		ns = orzero(findf("gpu.category.%s.ns", cat));
 		jw_open(&js, cat, '{');
 		jw_float(&js, "milliseconds", ns / 1.0e6);
@@ -411,6 +436,8 @@ report(void)
 
 	jw_open(&js, "classification_policy", '{');
 	for (i = 0; i < rules_ncategories(rules); i++) {
+		if (!listed(i))
+			continue;
 		text = rules_description(rules, i);
 		jw_string(&js, rules_category(rules, i), text, strlen(text));
 	}
@@ -539,9 +566,10 @@ report_nvtx(void)
 			    figures[i]));
 		jw_open(&js, "components", '{');
 		for (c = 0; c < rules_ncategories(rules); c++)
-			jw_float(&js, rules_category(rules, c),
-			    orzero(findf("nvtx.%d.category.%s.ns", n,
-			    rules_category(rules, c))) / 1.0e6);
+			if (listed(c))
+				jw_float(&js, rules_category(rules, c),
+				    orzero(findf("nvtx.%d.category.%s.ns", n,
+				    rules_category(rules, c))) / 1.0e6);
 		jw_close(&js, '}');
 		if (findf("nvtx.%d.projected.mean", n) != NULL) {
 			jw_open(&js, "projected_time_ns_stats", '{');
@@ -695,6 +723,202 @@ report_devices(void)
 	jw_close(&js, ']');
 }
 
+/* A number of the time account, account.KEY made by a format. */
+static void
+put_accountf(const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+put_accountf(const char *key, const char *fmt, ...)
+{
+	struct fact *f;
+	va_list ap;
+	char *k, *full;
+
+	va_start(ap, fmt);
+	k = vkey(fmt, ap);
+	va_end(ap);
+	if (asprintf(&full, "account.%s", k) == -1)
+		err(1, NULL);
+	if ((f = lookup(full)) == NULL)
+		errx(1, "%s: missing fact %s", inputs, full);
+	put_numberfact(key, f);
+	free(full);
+	free(k);
+}
+
+/*
+ * The parts of a timeline of the account, pre "" for the run or
+ * "device.D.": its span, parts, communication and utilization.
+ */
+static void
+account_timeline(const char *pre)
+{
+	static const char *const parts[] = {
+		"compute", "communication", "memcpy_htod", "memcpy_dtoh",
+		"memcpy_dtod", "memcpy_peer", "memcpy_other", "memset",
+		"other", "idle_host", "idle_launch", "idle_queued",
+		"idle_unknown"
+	};
+	static const char *const comm[] = {
+		"union_ns", "exposed_ns", "hidden_percent"
+	};
+	static const char *const below[] = {
+		"chunks", "start_ns", "end_ns"
+	};
+	char key[64];
+	size_t i;
+	int n;
+
+	put_accountf("gpu_span_ns", "%sspan_ns", pre);
+	jw_open(&js, "parts", '{');
+	for (i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+		snprintf(key, sizeof(key), "%s_ns", parts[i]);
+		put_accountf(key, "%sparts.%s", pre, key);
+	}
+	jw_close(&js, '}');
+	put_accountf("kernel_busy_ns", "%skernel_busy_ns", pre);
+	jw_open(&js, "communication", '{');
+	for (i = 0; i < sizeof(comm) / sizeof(*comm); i++)
+		put_accountf(comm[i], "%scommunication.%s", pre, comm[i]);
+	jw_close(&js, '}');
+	jw_open(&js, "utilization", '{');
+	jw_open(&js, "busy_percent", '[');
+	for (n = 1; findf("account.%sutilization.%d", pre, n) != NULL; n++)
+		put_accountf(NULL, "%sutilization.%d", pre, n);
+	jw_close(&js, ']');
+	jw_open(&js, "longest_below_50_percent", '{');
+	for (i = 0; i < sizeof(below) / sizeof(*below); i++)
+		put_accountf(below[i], "%sbelow_half.%s", pre, below[i]);
+	jw_close(&js, '}');
+	jw_close(&js, '}');
+}
+
+/*
+ * account.*: the time account of account(1), its layout in h3prof(5).
+ * Absent where the facts lack it.
+ */
+static void
+report_account(void)
+{
+	static const char *const kinds[] = {
+		"htod", "dtoh", "dtod", "peer", "other", "memset"
+	};
+	static const char *const thresholds[] = {
+		"chunks", "tiny_ns", "outlier_ns", "queue_depth",
+		"kernel_wait_ns"
+	};
+	static const char *const figures[][2] = {
+		{ "calls", "launch.calls" },
+		{ "graph_calls", "launch.graph_calls" },
+		{ "unmatched_operations", "launch.unmatched" },
+		{ "delay_p50_ns", "launch.delay.p50_ns" },
+		{ "delay_p90_ns", "launch.delay.p90_ns" },
+		{ "delay_p99_ns", "launch.delay.p99_ns" },
+		{ "delay_max_ns", "launch.delay.max_ns" },
+		{ "call_p50_ns", "launch.call.p50_ns" },
+		{ "call_p99_ns", "launch.call.p99_ns" },
+		{ "call_max_ns", "launch.call.max_ns" },
+		{ "delay_outliers", "launch.outliers" },
+		{ "shorter_than_call", "launch.short.count" },
+		{ "shorter_than_call_ns", "launch.short.ns" },
+		{ "shorter_than_call_percent_of_kernel_time",
+		    "launch.short.percent_of_kernel_time" },
+		{ "short_kernels", "kernels.tiny.count" },
+		{ "short_kernels_ns", "kernels.tiny.ns" },
+		{ "short_kernels_percent_of_kernel_time",
+		    "kernels.tiny.percent_of_kernel_time" },
+	};
+	static const char *const streamfigs[][2] = {
+		{ "queue.max_depth", "queue_max_depth" },
+		{ "queue.full_ns", "queue_full_ns" },
+		{ "hta.host_wait_ns", "host_wait_ns" },
+		{ "hta.kernel_wait_ns", "kernel_wait_ns" },
+		{ "hta.other_ns", "other_ns" },
+	};
+	const char *ds, *end, *dot, *prev = NULL;
+	size_t i, j, prevlen = 0;
+	char *pre;
+
+	if (findf("account.span_ns") == NULL)
+		return;
+	jw_open(&js, "time_account", '{');
+	account_timeline("");
+	jw_open(&js, "devices", '{');
+	for (i = 0; i < nfacts; i++) {
+		if ((ds = after(facts[i].key, "account.device.")) == NULL ||
+		    (end = strchr(ds, '.')) == NULL ||
+		    strcmp(end, ".span_ns") != 0)
+			continue;
+		jw_key(&js, ds, end - ds);
+		jw_open(&js, NULL, '{');
+		if (asprintf(&pre, "device.%.*s.", (int)(end - ds), ds) == -1)
+			err(1, NULL);
+		account_timeline(pre);
+		free(pre);
+		jw_close(&js, '}');
+	}
+	jw_close(&js, '}');
+	jw_open(&js, "launch", '{');
+	for (i = 0; i < sizeof(figures) / sizeof(*figures); i++)
+		put_accountf(figures[i][0], "%s", figures[i][1]);
+	jw_close(&js, '}');
+	/* A stream's facts follow each other: queue, then HTA's.  By key,
+	   so that a summary tells the streams apart. */
+	jw_open(&js, "streams", '{');
+	for (i = 0; i < nfacts; i++) {
+		if ((ds = after(facts[i].key, "account.stream.")) == NULL ||
+		    (dot = strchr(ds, '.')) == NULL ||
+		    (end = strchr(dot + 1, '.')) == NULL)
+			continue;
+		if (prev != NULL && prevlen == (size_t)(end - ds) &&
+		    memcmp(prev, ds, prevlen) == 0)
+			continue;
+		prev = ds;
+		prevlen = end - ds;
+		/* A stream not known ("-") is left out, not null: of the
+		   summary's figures, a null has no standard deviation. */
+		jw_key(&js, ds, prevlen);
+		jw_open(&js, NULL, '{');
+		if (dot - ds != 1 || *ds != '-')
+			put_id("device", ds, dot - ds);
+		if (end - dot - 1 != 1 || dot[1] != '-')
+			put_id("stream", dot + 1, end - dot - 1);
+		for (j = 0; j < sizeof(streamfigs) / sizeof(*streamfigs); j++)
+			if (findf("account.stream.%.*s.%s", (int)prevlen, ds,
+			    streamfigs[j][0]) != NULL)
+				put_accountf(streamfigs[j][1], "stream.%.*s.%s",
+				    (int)prevlen, ds, streamfigs[j][0]);
+		jw_close(&js, '}');
+	}
+	jw_close(&js, '}');
+	jw_open(&js, "memory", '[');
+	/* Every kind, in one order: a kind is at one index in every run. */
+	for (i = 0; i < sizeof(kinds) / sizeof(*kinds); i++) {
+		jw_open(&js, NULL, '{');
+		jw_string(&js, "kind", kinds[i], strlen(kinds[i]));
+		put_accountf("count", "memory.%s.count", kinds[i]);
+		put_accountf("time_ns", "memory.%s.time_ns", kinds[i]);
+		if (findf("account.memory.%s.bytes", kinds[i]) != NULL) {
+			put_accountf("bytes", "memory.%s.bytes", kinds[i]);
+			put_accountf("gb_per_s", "memory.%s.gb_per_s",
+			    kinds[i]);
+		} else {
+			jw_null(&js, "bytes");
+			jw_null(&js, "gb_per_s");
+		}
+		jw_close(&js, '}');
+	}
+	jw_close(&js, ']');
+	jw_open(&js, "thresholds", '{');
+	for (i = 0; i < sizeof(thresholds) / sizeof(*thresholds); i++)
+		put_accountf(thresholds[i], "threshold.%s", thresholds[i]);
+	jw_close(&js, '}');
+	put_textfact("verdict", needf("account.verdict"));
+	put_textfact("verdict_rule", needf("account.verdict_rule"));
+	jw_close(&js, '}');
+}
+
 /* What the report adds to the reference's with -x. */
 static void
 extensions(void)
@@ -714,13 +938,14 @@ extensions(void)
 	jw_int(&js, "p99_ns", NEED("idle.p99_ns"));
 	jw_close(&js, '}');
 	put_percent("kernel_busy_union_percent", NEED("kunion.ns"),
-	    NEED("gpu.span_ns"));
+	    busy_base(NEED("gpu.span_ns")));
 	report_streams();
 	report_top();
 	report_graphs();
 	report_devices();
 	report_nvtx();
 	report_scope();
+	report_account();
 }
 
 int
@@ -757,7 +982,7 @@ main(int argc, char *argv[])
 	if (tee && output == NULL)
 		usage(EXIT_USAGE);
 
-	rules = rules_load(rulespath);
+	rules = rules_loadx(rulespath, extend ? RULES_EXTENDED : 0);
 	if (argc == 0)
 		readfacts("-");
 	for (i = 0; i < argc; i++)

@@ -352,16 +352,20 @@ int
 main(int argc, char *argv[])
 {
 	const char *config = NULL, *name;
+	const char *outpath = NULL;	/* -o: the facts there, not stdout */
 	size_t i, root = 0;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "c:h", helpopt, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:ho:", helpopt, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			config = optarg;
 			break;
 		case 'h':
 			usage(0);
+		case 'o':
+			outpath = optarg;
+			break;
 		default:
 			usage(EXIT_USAGE);
 		}
@@ -389,6 +393,8 @@ main(int argc, char *argv[])
 			err(1, NULL);
 	}
 
+	if (outpath != NULL)
+		out_stdout(outpath);
 	fputs_unlocked("run.name\t", stdout);
 	put_escaped(name, strlen(name));
 	putchar_unlocked('\n');
@@ -405,5 +411,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: runconfig [-h] [-c config] name\n", status);
+	usage_exit("usage: runconfig [-h] [-c config] [-o output] name\n", status);
 }

@@ -19,6 +19,8 @@
  * the join learns as it goes, into a temporary file.
  */
 
+#include <sys/stat.h>
+
 #include <err.h>
 #include <setjmp.h>
 #include <sqlite3.h>
@@ -54,7 +56,7 @@ static const char *const kinds[NSRC] = {
  * kilobytes each.
  */
 enum { COL_START, COL_END, COL_SRC, COL_DEVICE, COL_STREAM, COL_NAME,
-	COL_ROWID, COL_NAMEID };
+	COL_ROWID, COL_NAMEID, COL_BYTES };
 
 /*
  * Memcpy names as nsys 2024.2 writes them, "[CUDA memcpy LABEL]", by
@@ -112,19 +114,20 @@ static const char exec_from[] =
 
 /*
  * The same join made here, for an export whose API calls are in start
- * order and in correlation id order, as nsys writes them: both tables in
- * rowid order, with the columns the lines need (the rest NULL: -b needs
- * no kernel's device or name, only -k its interval).
+ * order and in correlation id order, as nsys writes them: the calls and
+ * the tables of operations in rowid order, with the columns the lines
+ * need (the rest NULL: -b needs no kernel's device or name, only -k its
+ * interval, only -l its stream).
  */
 static const char join_calls[] =
     "SELECT start, end, correlationId, globalTid, rowid"
     " FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY rowid";
-static const char join_kernels[] =
-    "SELECT correlationId, globalPid, rowid, %s, %s"
-    " FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid";
+static const char join_ops[] =
+    "SELECT correlationId, globalPid, rowid, %s, %s, %s, %s"
+    " FROM %s ORDER BY rowid";
 enum { CALL_START, CALL_END, CALL_CORR, CALL_TID, CALL_ROWID };
 enum { KERN_CORR, KERN_PID, KERN_ROWID, KERN_START, KERN_END, KERN_DEVICE,
-	KERN_NAMEID };
+	KERN_NAMEID, KERN_STREAM };
 
 /*
  * The kernels in start order are in launch order but for those that
@@ -157,6 +160,7 @@ struct line {
 	int64_t		 krowid;	/* of a launch: its kernel's rowid */
 	int64_t		 crowid;	/* of a launch: its API call's rowid */
 	struct col	 start, end, device, stream, nameid;
+	struct col	 bytes;		/* with -m, of a copy or memset */
 	sqlite3_value	*nameval;	/* a name id of another type, or NULL
 					   (the join takes integers only) */
 	const char	*name;
@@ -173,6 +177,9 @@ static int bflag;
  * "Choosing intervals" in h3prof(5).
  */
 static int kflag;
+/* -m: the memory lines of the copies and memsets, and their file. */
+static const char *mempath;
+static FILE *memfp;
 /* The export. */
 static sqlite3 *db;
 /* Looks up a kernel name in StringIds by id. */
@@ -180,8 +187,8 @@ static sqlite3_stmt *nameq;
 /* The lines of the launches that start in the same ns, held to order. */
 static struct line *ties;
 static size_t nties, tiescap;
-/* The join's API calls and kernels, read in rowid order. */
-static sqlite3_stmt *callq, *kernelq;
+/* The join's API calls, read in rowid order. */
+static sqlite3_stmt *callq;
 /*
  * While the join runs, where a bad row takes it: the query runs instead,
  * to tell of the first in its order, after the lines before it.
@@ -205,8 +212,8 @@ static struct {
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: sqlite2intervals [-bhk] [-t gpu|launch] "
-	    "file.sqlite\n", status);
+	usage_exit("usage: sqlite2intervals [-bhk] [-l launches] [-m memory] "
+	    "[-t gpu|launch] file.sqlite\n", status);
 }
 
 /* Exit unless the export has the table. */
@@ -299,6 +306,45 @@ rowidnamed(const char *table)
 		named = sqlite3_column_int64(st, 0) != 0;
 	sqlite3_finalize(st);
 	return named;
+}
+
+/* Whether the table has a column of that name. */
+static int
+hascolumn(const char *table, const char *col)
+{
+	sqlite3_stmt *st;
+	char q[256];
+	int has = 0;
+
+	snprintf(q, sizeof(q), "SELECT count(*) FROM pragma_table_info('%s')"
+	    " WHERE name = '%s'", table, col);
+	if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
+		sqlfail();
+	if (sqlite3_step(st) == SQLITE_ROW)
+		has = sqlite3_column_int64(st, 0) != 0;
+	sqlite3_finalize(st);
+	return has;
+}
+
+/*
+ * Add the select of table i of cuda_gpu_trace to q: with -m, with the
+ * bytes of a copy or memset last (NULL where the table has none).
+ */
+static void
+add_select(char *q, size_t qsize, int i)
+{
+	const char *from = strstr(gpu_select[i], " FROM ");
+	char head[512];
+
+	if (mempath == NULL) {
+		add(q, qsize, gpu_select[i]);
+		return;
+	}
+	snprintf(head, sizeof(head), "%.*s, %s", (int)(from - gpu_select[i]),
+	    gpu_select[i], i != SRC_KERNEL && hascolumn(tables[i], "bytes") ?
+	    (i == SRC_MEMCPY ? "m.bytes" : "bytes") : "NULL");
+	add(q, qsize, head);
+	add(q, qsize, from);
 }
 
 /*
@@ -553,6 +599,41 @@ putline(const struct line *l)
 	putchar_unlocked('\n');
 }
 
+/*
+ * The memory line of a copy or memset to memfp: the interval line's
+ * columns, its bytes before the name ("-" where the export has none).
+ */
+static void
+putmemory(const struct line *l)
+{
+	char buf[24];
+	const char *p;
+	int i;
+
+	*fmt_int(buf, ns(l, &l->start, "start")) = '\0';
+	fprintf(memfp, "%s\t", buf);
+	*fmt_int(buf, ns(l, &l->end, "end")) = '\0';
+	fprintf(memfp, "%s\t%s\t", buf, kinds[l->src]);
+	*put_id(l, &l->device, "deviceId", buf) = '\0';
+	fputs(buf, memfp);
+	*put_id(l, &l->stream, "streamId", buf) = '\0';
+	fputs(buf, memfp);
+	if (l->bytes.type == SQLITE_INTEGER && l->bytes.v >= 0) {
+		*fmt_int(buf, l->bytes.v) = '\0';
+		fprintf(memfp, "%s\t", buf);
+	} else
+		fputs("-\t", memfp);
+	for (p = l->name, i = 0; p != NULL && i < l->namelen; p++, i++)
+		switch (*p) {
+		case '\\': fputs("\\\\", memfp); break;
+		case '\t': fputs("\\t", memfp); break;
+		case '\n': fputs("\\n", memfp); break;
+		case '\r': fputs("\\r", memfp); break;
+		default: putc(*p, memfp);
+		}
+	putc('\n', memfp);
+}
+
 /* Write the line of the current row of a query of the columns above. */
 static void
 putrow(sqlite3_stmt *st)
@@ -579,6 +660,10 @@ putrow(sqlite3_stmt *st)
 			    sqlite3_value_type(name) != SQLITE_NULL)
 				errx(1, "out of memory");
 		}
+	}
+	if (memfp != NULL && l.src != SRC_KERNEL) {
+		l.bytes = getcol(st, COL_BYTES);
+		putmemory(&l);
 	}
 	putline(&l);
 }
@@ -634,7 +719,7 @@ gpu(void)
 		if (!has[i])
 			continue;
 		add(all, sizeof(all), sep);
-		add(all, sizeof(all), gpu_select[i]);
+		add_select(all, sizeof(all), i);
 		sep = " UNION ALL ";
 	}
 	add(all, sizeof(all), gpu_order);
@@ -649,7 +734,7 @@ gpu(void)
 		q[i][0] = '\0';
 		if (i == SRC_MEMCPY)
 			withoper(q[i], sizeof(q[i]));
-		add(q[i], sizeof(q[i]), gpu_select[i]);
+		add_select(q[i], sizeof(q[i]), i);
 		add(q[i], sizeof(q[i]), rowid_order);
 		if (sqlite3_prepare_v2(db, q[i], -1, &st[nst], NULL) !=
 		    SQLITE_OK) {
@@ -704,24 +789,67 @@ flushties(void)
 	nties = 0;
 }
 
-/* What a line needs of a kernel of the join, as read. */
+/* What a line needs of an operation of the join, as read. */
 struct kernel {
-	struct col	 start, end, device, nameid;
+	struct col	 start, end, device, stream, nameid;
 };
 /*
- * A kernel in the heap, by (corr, rowid): what the join needs, and its
- * slot in kernels for the rest.
+ * An operation in its table's heap, by (corr, rowid): what the join
+ * needs, and its slot in the table's ops for the rest.
  */
 struct heapent {
 	int64_t		 corr, rowid, pid;
 	uint32_t	 slot;
 };
-static struct kernel *kernels;	/* HEAP_MAX slots */
-static struct heapent *heap;	/* least (corr, rowid) first */
-static size_t nheap;
-static uint32_t *freeslots;	/* the slots not in the heap, a stack */
-/* The kernel the heap gave last: the next must come after it. */
-static struct heapent lastkernel = { INT64_MIN, INT64_MIN, 0, 0 };
+
+/*
+ * A table of GPU operations that the join reads in rowid order, put in
+ * (correlation id, rowid) order through a heap of HEAP_MAX: the kernels,
+ * and with -l the copies, memsets and graph launches too, in the order
+ * of launch lines that start together.
+ */
+enum { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_GRAPH, NOP };
+static const char *const optables[NOP] = {
+	"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
+	"CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"
+};
+static const char *const opkinds[NOP] = {
+	"kernel", "memcpy", "memset", "other"
+};
+struct optable {
+	int		 op;		/* OP_KERNEL... */
+	sqlite3_stmt	*q;
+	int		 live;		/* q is at a row not yet taken */
+	struct kernel	*ops;		/* HEAP_MAX slots */
+	struct heapent	*heap;		/* least (corr, rowid) first */
+	size_t		 nheap;
+	uint32_t	*freeslots;	/* the slots not in the heap, a stack */
+	struct heapent	 last;		/* the one the heap gave last: the
+					   next must come after it */
+	int		 next;		/* nextop's answer for e */
+	struct heapent	 e;		/* the next, where next is 1 */
+};
+static struct optable optab[NOP];
+static size_t noptab;
+
+/*
+ * A launch line of the join, held until the calls that start in its ns
+ * have been read, and ordered as the query orders them: by its table,
+ * then its row.
+ */
+struct lline {
+	int64_t		 cstart, cend, tid;	/* of the call */
+	int64_t		 start, end;		/* of the operation */
+	struct col	 device, stream;
+	int		 op;
+	int64_t		 rowid;
+};
+/* -l: the launch lines, and their file; whether the join writes them. */
+static const char *launchpath;
+static FILE *launchfp;
+static int ljoin;
+static struct lline *lties;
+static size_t nlties, ltiescap;
 
 /* Whether a comes before b by (corr, rowid). */
 static int
@@ -730,32 +858,32 @@ kbefore(const struct heapent *a, const struct heapent *b)
 	return a->corr != b->corr ? a->corr < b->corr : a->rowid < b->rowid;
 }
 
-/* Add a kernel to the heap. */
+/* Add an operation to its table's heap. */
 static void
-heappush(const struct heapent *e)
+heappush(struct optable *t, const struct heapent *e)
 {
-	size_t i = nheap++, up;
+	size_t i = t->nheap++, up;
 
-	for (; i > 0 && kbefore(e, &heap[up = (i - 1) / 2]); i = up)
-		heap[i] = heap[up];
-	heap[i] = *e;
+	for (; i > 0 && kbefore(e, &t->heap[up = (i - 1) / 2]); i = up)
+		t->heap[i] = t->heap[up];
+	t->heap[i] = *e;
 }
 
 /*
- * Take the least kernel off the heap.  The last one, which takes its
- * place, is most often among the greatest: the hole goes down to a leaf
- * by the lesser child, and it rises from there (Floyd's way: one
- * comparison a level, not two).
+ * Take the least operation off its table's heap.  The last one, which
+ * takes its place, is most often among the greatest: the hole goes down
+ * to a leaf by the lesser child, and it rises from there (Floyd's way:
+ * one comparison a level, not two).
  */
 static struct heapent
-heappop(void)
+heappop(struct optable *t)
 {
-	struct heapent top = heap[0], last = heap[--nheap];
-	size_t i = 0, child, up;
+	struct heapent *heap = t->heap, top = heap[0];
+	struct heapent last = heap[--t->nheap];
+	size_t i = 0, child, up, n = t->nheap;
 
-	while ((child = 2 * i + 1) < nheap) {
-		if (child + 1 < nheap && kbefore(&heap[child + 1],
-		    &heap[child]))
+	while ((child = 2 * i + 1) < n) {
+		if (child + 1 < n && kbefore(&heap[child + 1], &heap[child]))
 			child++;
 		heap[i] = heap[child];
 		i = child;
@@ -767,62 +895,66 @@ heappop(void)
 }
 
 /*
- * The next kernel by (correlation id, rowid), of those with one: 1 and
- * it; 0 past the last; -1 where the kernels cannot be joined here, their
- * ids not integers or not in order within the heap.  Its slot is given
- * back at once: it is read before the next call.
+ * The next operation of a table by (correlation id, rowid), of those
+ * with one: 1 and it in t->e; 0 past the last; -1 where the table cannot
+ * be joined here, its ids not integers or not in order within the heap.
+ * Its slot is given back at once: it is read before the next call.
  */
 static int
-nextkernel(sqlite3_stmt *k, int *klive, struct heapent *ep)
+nextop(struct optable *t)
 {
 	struct heapent e;
 	struct kernel *kp;
 	struct col corr, pid;
+	int kernel = t->op == OP_KERNEL;
 
-	while (*klive && nheap < HEAP_MAX) {
-		corr = getcol(k, KERN_CORR);
+	while (t->live && t->nheap < HEAP_MAX) {
+		corr = getcol(t->q, KERN_CORR);
 		if (corr.type != SQLITE_NULL) {
-			pid = getcol(k, KERN_PID);
+			pid = getcol(t->q, KERN_PID);
 			if (corr.type != SQLITE_INTEGER ||
 			    (pid.type != SQLITE_INTEGER &&
 			    pid.type != SQLITE_NULL))
 				return -1;
 			e.corr = corr.v;
-			e.rowid = sqlite3_column_int64(k, KERN_ROWID);
+			e.rowid = sqlite3_column_int64(t->q, KERN_ROWID);
 			/* -1 is no pid: it has bits out of PID_BITS. */
 			e.pid = pid.type == SQLITE_NULL ? -1 : pid.v;
-			e.slot = freeslots[HEAP_MAX - nheap - 1];
-			kp = &kernels[e.slot];
-			if (kflag) {
-				kp->start = getcol(k, KERN_START);
-				kp->end = getcol(k, KERN_END);
+			e.slot = t->freeslots[HEAP_MAX - t->nheap - 1];
+			kp = &t->ops[e.slot];
+			if (kflag || ljoin || !kernel) {
+				kp->start = getcol(t->q, KERN_START);
+				kp->end = getcol(t->q, KERN_END);
 			}
-			if (!bflag) {
-				kp->device = getcol(k, KERN_DEVICE);
-				kp->nameid = getcol(k, KERN_NAMEID);
+			if (!bflag || ljoin || !kernel)
+				kp->device = getcol(t->q, KERN_DEVICE);
+			if (ljoin)
+				kp->stream = getcol(t->q, KERN_STREAM);
+			if (!bflag && kernel) {
+				kp->nameid = getcol(t->q, KERN_NAMEID);
 				if (kp->nameid.type != SQLITE_INTEGER &&
 				    kp->nameid.type != SQLITE_NULL)
 					return -1;
 			}
-			heappush(&e);
+			heappush(t, &e);
 		}
-		*klive = step(k);
+		t->live = step(t->q);
 	}
-	if (nheap == 0)
+	if (t->nheap == 0)
 		return 0;
-	*ep = heappop();
-	freeslots[HEAP_MAX - nheap - 1] = ep->slot;
-	if (kbefore(ep, &lastkernel))
+	t->e = heappop(t);
+	t->freeslots[HEAP_MAX - t->nheap - 1] = t->e.slot;
+	if (kbefore(&t->e, &t->last))
 		return -1;
-	lastkernel = *ep;
+	t->last = t->e;
 	return 1;
 }
 
 /* Hold the line of an API call and a kernel that joins it. */
 static void
-hold(sqlite3_stmt *c, const struct heapent *e)
+hold(sqlite3_stmt *c, const struct optable *t)
 {
-	const struct kernel *kp = &kernels[e->slot];
+	const struct kernel *kp = &t->ops[t->e.slot];
 	struct line *l;
 
 	if (nties == tiescap) {
@@ -834,7 +966,7 @@ hold(sqlite3_stmt *c, const struct heapent *e)
 	if (nties == HOLD_MAX)
 		longjmp(*joinfail, 1);
 	l = &ties[nties++];
-	l->krowid = e->rowid;
+	l->krowid = t->e.rowid;
 	l->crowid = sqlite3_column_int64(c, CALL_ROWID);
 	if (kflag) {
 		l->src = SRC_KERNEL;
@@ -856,39 +988,175 @@ hold(sqlite3_stmt *c, const struct heapent *e)
 }
 
 /*
+ * Hold the launch line of an API call, of thread tid, and an operation
+ * that joins it.  What the query's lines would not show as the join's
+ * (a time that is not a non-negative integer, an end before its start,
+ * an id not an integer) is the query's to tell of.
+ */
+static void
+hold_launch(sqlite3_stmt *c, int64_t tid, const struct optable *t)
+{
+	const struct kernel *kp = &t->ops[t->e.slot];
+	struct col cstart = getcol(c, CALL_START), cend = getcol(c, CALL_END);
+	struct lline *l;
+
+	if (cstart.type != SQLITE_INTEGER || cend.type != SQLITE_INTEGER ||
+	    kp->start.type != SQLITE_INTEGER ||
+	    kp->end.type != SQLITE_INTEGER || cstart.v < 0 ||
+	    cend.v < cstart.v || kp->start.v < 0 || kp->end.v < kp->start.v ||
+	    (kp->device.type != SQLITE_INTEGER &&
+	    kp->device.type != SQLITE_NULL) ||
+	    (kp->stream.type != SQLITE_INTEGER &&
+	    kp->stream.type != SQLITE_NULL) || nlties == HOLD_MAX)
+		longjmp(*joinfail, 1);
+	if (nlties == ltiescap) {
+		ltiescap = ltiescap ? 2 * ltiescap : 64;
+		if ((lties = reallocarray(lties, ltiescap, sizeof(*lties))) ==
+		    NULL)
+			err(1, NULL);
+	}
+	l = &lties[nlties++];
+	l->cstart = cstart.v;
+	l->cend = cend.v;
+	l->tid = tid;
+	l->start = kp->start.v;
+	l->end = kp->end.v;
+	l->device = kp->device;
+	l->stream = kp->stream;
+	l->op = t->op;
+	l->rowid = t->e.rowid;
+}
+
+/* Order launch lines of one call start as the query does. */
+static int
+lineorder(const void *a, const void *b)
+{
+	const struct lline *x = a, *y = b;
+
+	if (x->op != y->op)
+		return x->op < y->op ? -1 : 1;
+	return (x->rowid > y->rowid) - (x->rowid < y->rowid);
+}
+
+/* An id column and a tab at p: "-" for NULL. */
+static char *
+put_lid(const struct col *c, char *p)
+{
+	if (c->type == SQLITE_NULL)
+		*p++ = '-';
+	else
+		p = fmt_int(p, c->v);
+	*p++ = '\t';
+	return p;
+}
+
+/* Write the launch lines held, of calls that start together, in order. */
+static void
+flushlaunches(void)
+{
+	/* The thread of the line before, written: most are of one. */
+	static char thread[2 * 24 + 2];
+	static size_t threadlen;
+	static int64_t tid = -1;
+	const struct lline *l;
+	char buf[8 * 24 + 32], *p;
+	size_t i;
+
+	if (nlties > 1)
+		qsort(lties, nlties, sizeof(*lties), lineorder);
+	for (i = 0; i < nlties; i++) {
+		l = &lties[i];
+		p = fmt_int(buf, l->cstart);
+		*p++ = '\t';
+		p = fmt_int(p, l->cend);
+		*p++ = '\t';
+		if (l->tid != tid || threadlen == 0) {
+			tid = l->tid;
+			threadlen = fmt_int(thread, ((uint64_t)tid >> 24) &
+			    0xFFFFFF) - thread;
+			thread[threadlen++] = ':';
+			threadlen = fmt_int(thread + threadlen, tid &
+			    0xFFFFFF) - thread;
+			thread[threadlen++] = '\t';
+		}
+		memcpy(p, thread, threadlen);
+		p += threadlen;
+		p = fmt_int(p, l->start);
+		*p++ = '\t';
+		p = fmt_int(p, l->end);
+		*p++ = '\t';
+		p = stpcpy(p, opkinds[l->op]);
+		*p++ = '\t';
+		p = put_lid(&l->device, p);
+		p = put_lid(&l->stream, p);
+		/* No category or name: the time account needs none. */
+		memcpy(p, "-\t-\n", 4);
+		fwrite_unlocked(buf, 1, p + 4 - buf, launchfp);
+	}
+	nlties = 0;
+}
+
+/*
  * Write the lines of cuda_kern_exec_trace, joining each API call, in
  * rowid order, to the kernels of its correlation id and process, in
- * correlation id order: 1, or 0 where the tables are not in the order
- * that needs.  The lines of calls that start in the same ns are held and
- * ordered as the query orders them.
+ * correlation id order, and with -l to its copies, memsets and graph
+ * launches too: 1, or 0 where the tables are not in the order that
+ * needs.  The lines of calls that start in the same ns are held and
+ * ordered as the queries order them.
  */
 static int
 join(void)
 {
-	char q[256];
+	char q[512];
 	struct col start, corr, tid;
-	int64_t pid, groupstart = 0, prevstart = INT64_MIN;
+	struct optable *t;
+	int64_t pid, groupstart = 0, lgroupstart = 0, prevstart = INT64_MIN;
 	int64_t prevcorr = INT64_MIN;
-	struct heapent e;
 	uint32_t slot;
 	long together = 0;
-	int klive, kok, ok = 1;
+	size_t i;
+	int ok = 1;
 
-	snprintf(q, sizeof(q), join_kernels, kflag ? "start, end" :
-	    "NULL, NULL", bflag ? "NULL, NULL" : "deviceId, demangledName");
 	/* A table that cannot be read so is the query's to tell of. */
-	if (rowidnamed(tables[SRC_RUNTIME]) || rowidnamed(tables[SRC_KERNEL]) ||
-	    sqlite3_prepare_v2(db, join_calls, -1, &callq, NULL) !=
-	    SQLITE_OK ||
-	    sqlite3_prepare_v2(db, q, -1, &kernelq, NULL) != SQLITE_OK)
+	if (rowidnamed(tables[SRC_RUNTIME]) ||
+	    sqlite3_prepare_v2(db, join_calls, -1, &callq, NULL) != SQLITE_OK)
 		return 0;
+	for (i = 0; i < NOP; i++) {
+		if (i > OP_KERNEL && (!ljoin ||
+		    !export_hastable(db, path, optables[i])))
+			continue;
+		t = &optab[noptab++];
+		t->op = i;
+		if (i == OP_KERNEL)
+			snprintf(q, sizeof(q), join_ops, kflag ||
+			    ljoin ? "start, end" : "NULL, NULL",
+			    !bflag || ljoin ? "deviceId" : "NULL",
+			    bflag ? "NULL" : "demangledName",
+			    ljoin ? "streamId" : "NULL",
+			    optables[i]);
+		else
+			snprintf(q, sizeof(q), join_ops, "start, end",
+			    "deviceId", "NULL", "streamId", optables[i]);
+		if (rowidnamed(optables[i]) ||
+		    sqlite3_prepare_v2(db, q, -1, &t->q, NULL) != SQLITE_OK)
+			return 0;
+		if ((t->ops = calloc(HEAP_MAX, sizeof(*t->ops))) == NULL ||
+		    (t->heap = calloc(HEAP_MAX, sizeof(*t->heap))) == NULL ||
+		    (t->freeslots = calloc(HEAP_MAX,
+		    sizeof(*t->freeslots))) == NULL)
+			err(1, NULL);
+		for (slot = 0; slot < HEAP_MAX; slot++)
+			t->freeslots[slot] = slot;
+		t->last = (struct heapent){ INT64_MIN, INT64_MIN, 0, 0 };
+	}
 	names();
-	for (slot = 0; slot < HEAP_MAX; slot++)
-		freeslots[slot] = slot;
-	klive = step(kernelq);
-	kok = nextkernel(kernelq, &klive, &e);
-	/* Past the last kernel, the calls must still be in order. */
-	while (ok && kok != -1 && step(callq)) {
+	for (i = 0; i < noptab; i++) {
+		optab[i].live = step(optab[i].q);
+		if ((optab[i].next = nextop(&optab[i])) == -1)
+			ok = 0;
+	}
+	/* Past the last operation, the calls must still be in order. */
+	while (ok && step(callq)) {
 		start = getcol(callq, CALL_START);
 		corr = getcol(callq, CALL_CORR);
 		tid = getcol(callq, CALL_TID);
@@ -902,31 +1170,95 @@ join(void)
 		if (!ok || corr.type == SQLITE_NULL)
 			continue;
 		prevcorr = corr.v;
-		if (kok == 0 || tid.type == SQLITE_NULL)
+		if (tid.type == SQLITE_NULL)
 			continue;
 		pid = (int64_t)((uint64_t)tid.v & PID_BITS);
-		while (kok == 1 && e.corr < corr.v)
-			kok = nextkernel(kernelq, &klive, &e);
-		for (; kok == 1 && e.corr == corr.v;
-		    kok = nextkernel(kernelq, &klive, &e)) {
-			if (e.pid != pid)
-				continue;
-			if (nties > 0 && start.v != groupstart)
-				flushties();
-			groupstart = start.v;
-			hold(callq, &e);
+		for (i = 0; ok && i < noptab; i++) {
+			t = &optab[i];
+			while (t->next == 1 && t->e.corr < corr.v)
+				t->next = nextop(t);
+			for (; t->next == 1 && t->e.corr == corr.v;
+			    t->next = nextop(t)) {
+				if (t->e.pid != pid)
+					continue;
+				if (t->op == OP_KERNEL) {
+					if (nties > 0 && start.v != groupstart)
+						flushties();
+					groupstart = start.v;
+					hold(callq, t);
+				}
+				if (!ljoin)
+					continue;
+				if (nlties > 0 && start.v != lgroupstart)
+					flushlaunches();
+				lgroupstart = start.v;
+				hold_launch(callq, tid.v, t);
+			}
+			ok = t->next != -1;
 		}
 	}
 	/*
-	 * Past the last call, the kernels must still be in order: one that
-	 * comes too late for the heap may be of an early call.
+	 * Past the last call, the operations must still be in order: one
+	 * that comes too late for the heap may be of an early call.
 	 */
-	while (ok && kok == 1)
-		kok = nextkernel(kernelq, &klive, &e);
-	if (!ok || kok == -1)
+	for (i = 0; ok && i < noptab; i++) {
+		while (optab[i].next == 1)
+			optab[i].next = nextop(&optab[i]);
+		ok = optab[i].next != -1;
+	}
+	if (!ok)
 		return 0;
 	flushties();
+	if (ljoin)
+		flushlaunches();
 	return 1;
+}
+
+/* The query's launch lines (export_launchquery), to launchfp. */
+static void
+launchquery(void)
+{
+	char q[4096];
+	sqlite3_stmt *st;
+	const char *s;
+	int64_t v[6];
+	int i, len;
+
+	if (!export_launchquery(db, path, q, sizeof(q), 0))
+		return;		/* no GPU work: no launches */
+	st = prepare(q);
+	while (step(st)) {
+		for (i = 0; i < 6; i++) {
+			if (sqlite3_column_type(st, i) != SQLITE_INTEGER ||
+			    (v[i] = sqlite3_column_int64(st, i)) < 0)
+				errx(1, "%s: a launch's time or thread that is "
+				    "not a non-negative integer: not an nsys "
+				    "export?", path);
+		}
+		if (v[1] < v[0] || v[5] < v[4])
+			errx(1, "%s: an interval ends (%lld) before it starts "
+			    "(%lld)", path, (long long)(v[1] < v[0] ? v[1] :
+			    v[5]), (long long)(v[1] < v[0] ? v[0] : v[4]));
+		fprintf(launchfp, "%lld\t%lld\t%lld:%lld\t%lld\t%lld\t%s\t",
+		    (long long)v[0], (long long)v[1], (long long)v[2],
+		    (long long)v[3], (long long)v[4], (long long)v[5],
+		    (const char *)sqlite3_column_text(st, 6));
+		for (i = 7; i <= 8; i++) {
+			s = (const char *)sqlite3_column_text(st, i);
+			len = sqlite3_column_bytes(st, i);
+			if (s == NULL)
+				fputs("-", launchfp);
+			else if (memchr(s, '\0', len) != NULL ||
+			    !utf8_valid(s, len))
+				errx(1, "%s: a device or stream holds a NUL "
+				    "byte or is not UTF-8", path);
+			else
+				fput_escaped(s, len, launchfp);
+			putc('\t', launchfp);
+		}
+		fputs("-\t-\n", launchfp);
+	}
+	sqlite3_finalize(st);
 }
 
 /*
@@ -946,12 +1278,25 @@ launches(void)
 		"$SQLITE_TMPDIR", "$TMPDIR", "/var/tmp", "/usr/tmp", "/tmp", "."
 	};
 	jmp_buf failed;
+	struct stat sb;
 	ssize_t n, off, w;
 	size_t i;
 	int out, tmp;
 	volatile int joined;
 
 	needtable(tables[SRC_RUNTIME]);
+	/*
+	 * The join's launch lines go to the launch file as they are made:
+	 * where the join fails, it is emptied for the query's.  One that
+	 * cannot be emptied gets the query's at once.
+	 */
+	ljoin = launchfp != NULL && fstat(fileno(launchfp), &sb) == 0 &&
+	    S_ISREG(sb.st_mode);
+	if (launchfp != NULL && (!ljoin ||
+	    !export_hastable(db, path, tables[SRC_KERNEL]))) {
+		ljoin = 0;
+		launchquery();
+	}
 	if (!export_hastable(db, path, tables[SRC_KERNEL]))
 		return;
 	needtable("StringIds");
@@ -975,15 +1320,13 @@ launches(void)
 	add(q, sizeof(q), exec_from);
 	if (tmp == -1) {
 		run(q);
+		if (ljoin)
+			launchquery();
 		return;
 	}
 	if (fflush(stdout) == EOF || (out = dup(STDOUT_FILENO)) == -1 ||
 	    dup2(tmp, STDOUT_FILENO) == -1)
 		err(1, "stdout");
-	if ((kernels = calloc(HEAP_MAX, sizeof(*kernels))) == NULL ||
-	    (heap = calloc(HEAP_MAX, sizeof(*heap))) == NULL ||
-	    (freeslots = calloc(HEAP_MAX, sizeof(*freeslots))) == NULL)
-		err(1, NULL);
 	joined = 0;
 	if (setjmp(failed) == 0) {
 		joinfail = &failed;
@@ -991,11 +1334,23 @@ launches(void)
 	}
 	joinfail = NULL;
 	sqlite3_finalize(callq);
-	sqlite3_finalize(kernelq);
-	free(kernels);
-	free(heap);
-	free(freeslots);
-	nties = 0;
+	for (i = 0; i < noptab; i++) {
+		sqlite3_finalize(optab[i].q);
+		free(optab[i].ops);
+		free(optab[i].heap);
+		free(optab[i].freeslots);
+	}
+	noptab = 0;
+	nties = nlties = 0;
+	if (ljoin && !joined) {
+		/* What the join wrote goes, unread. */
+		__fpurge(launchfp);
+		clearerr(launchfp);
+		if (ftruncate(fileno(launchfp), 0) == -1 ||
+		    fseek(launchfp, 0, SEEK_SET) == -1)
+			err(1, "%s", launchpath);
+		launchquery();
+	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		/* What did not fit goes with the file, unwritten. */
 		__fpurge(stdout);
@@ -1026,7 +1381,8 @@ main(int argc, char *argv[])
 	const char *type = "gpu";
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "bhkt:", helpopt, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "bhkl:m:t:", helpopt, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'b':
 			bflag = 1;
@@ -1036,6 +1392,12 @@ main(int argc, char *argv[])
 			break;
 		case 'k':
 			kflag = 1;
+			break;
+		case 'l':
+			launchpath = optarg;
+			break;
+		case 'm':
+			mempath = optarg;
 			break;
 		case 't':
 			type = optarg;
@@ -1047,7 +1409,9 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	if (argc != 1 || (strcmp(type, "gpu") != 0 &&
-	    strcmp(type, "launch") != 0))
+	    strcmp(type, "launch") != 0) || (mempath != NULL &&
+	    (bflag || strcmp(type, "gpu") != 0)) || (launchpath != NULL &&
+	    (kflag || strcmp(type, "launch") != 0)))
 		usage(EXIT_USAGE);
 	path = argv[0];
 
@@ -1058,6 +1422,10 @@ main(int argc, char *argv[])
 		export_err(db, path);
 	/* glibc ignores the size unless it is given the buffer too. */
 	buffer_stdout();
+	if (mempath != NULL && (memfp = fopen(mempath, "w")) == NULL)
+		err(1, "%s", mempath);
+	if (launchpath != NULL && (launchfp = fopen(launchpath, "w")) == NULL)
+		err(1, "%s", launchpath);
 
 	if (strcmp(type, "gpu") == 0)
 		gpu();
@@ -1067,6 +1435,10 @@ main(int argc, char *argv[])
 	sqlite3_finalize(nameq);
 	if (sqlite3_close(db) != SQLITE_OK)
 		export_err(db, path);
+	if (memfp != NULL && (ferror(memfp) || fclose(memfp) == EOF))
+		err(1, "%s", mempath);
+	if (launchfp != NULL && (ferror(launchfp) || fclose(launchfp) == EOF))
+		err(1, "%s", launchpath);
 	close_stdout();
 	return 0;
 }

@@ -107,16 +107,20 @@ main(int argc, char *argv[])
 	struct interval iv;
 	struct ivin in;
 	const char *prefix = "", *onlykind = NULL;
+	const char *outpath = NULL;	/* -o: the facts there, not stdout */
 	int64_t count = 0, ns = 0, start = INT64_MAX, end = 0, len;
 	int ch, bystream = 0;
 
-	while ((ch = getopt_long(argc, argv, "hk:p:s", helpopt,
+	while ((ch = getopt_long(argc, argv, "hk:o:p:s", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
 		case 'k':
 			onlykind = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
 			break;
 		case 'p':
 			prefix = optarg;
@@ -134,6 +138,8 @@ main(int argc, char *argv[])
 		usage(EXIT_USAGE);
 
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 0);
+	if (outpath != NULL)
+		out_stdout(outpath);
 	while (ivin_next(&in, &iv)) {
 		if (onlykind != NULL) {
 			if (!iv.full)
@@ -182,5 +188,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: tally [-hs] [-k kind] [-p prefix] [file]\n", status);
+	usage_exit("usage: tally [-hs] [-k kind] [-o output] [-p prefix] [file]\n", status);
 }

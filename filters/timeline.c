@@ -196,18 +196,25 @@ main(int argc, char *argv[])
 	struct ivin in;
 	struct lane *l;
 	int64_t origin = 0, span = -1;
-	int ch, first = 1;
+	const char *outpath = NULL;	/* -o: the lanes there, not stdout */
+	int ch, first = 1, header = 0;
 	size_t cat;
 
-	while ((ch = getopt_long(argc, argv, "hl:w:", helpopt,
+	while ((ch = getopt_long(argc, argv, "Hhl:o:w:", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'H':
+			header = 1;
+			break;
 		case 'h':
 			usage(0);
 		case 'l':
 			if (parse_ns(optarg, &span) == -1)
 				errx(EXIT_USAGE, "-l %s: not a span in ns",
 				    optarg);
+			break;
+		case 'o':
+			outpath = optarg;
 			break;
 		case 'w':
 			if (parse_ns(optarg, &width) == -1 || width < 1 ||
@@ -232,8 +239,14 @@ main(int argc, char *argv[])
 		errx(EXIT_USAGE, "span %lld: too long for %lld columns",
 		    (long long)span, (long long)width);
 
-	buffer_stdout();
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 1);
+	if (outpath != NULL)
+		out_stdout(outpath);
+	buffer_stdout();
+	/* -H: the table's header, as the run page's strip.tsv has it. */
+	if (header)
+		fputs("lane\tdevice\tstream\tstart_ns\tend_ns\tcategory\n",
+		    stdout);
 	while (ivin_next(&in, &iv)) {
 		if (!iv.full)
 			errx(1, "%s:%lu: timeline needs full interval lines; "
@@ -259,5 +272,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: timeline [-h] [-w width] -l span [file]\n", status);
+	usage_exit("usage: timeline [-hH] [-o output] [-w width] -l span [file]\n", status);
 }

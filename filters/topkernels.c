@@ -99,15 +99,19 @@ main(int argc, char *argv[])
 	struct kernel *k;
 	struct group *category;
 	const char *prefix = "", *tablepath = NULL;
+	const char *factspath = NULL;	/* -f: the facts there, whole */
 	char *end;
 	long long count = -1;	/* -n, if given */
 	int64_t len;
 	size_t namelen;
 	int ch, table = 0;
 
-	while ((ch = getopt_long(argc, argv, "hn:o:p:t", helpopt,
+	while ((ch = getopt_long(argc, argv, "f:hn:o:p:t", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'f':
+			factspath = optarg;
+			break;
 		case 'h':
 			usage(0);
 		case 'n':
@@ -133,12 +137,15 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1 || (table && (*prefix != '\0' || tablepath != NULL)))
+	if (argc > 1 || (table && (*prefix != '\0' || tablepath != NULL ||
+	    factspath != NULL)))
 		usage(EXIT_USAGE);
 	if (count == -1)
 		count = table ? MAXKERNELS : DEFCOUNT;
 
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 0);
+	if (factspath != NULL)
+		out_stdout(factspath);
 	while (ivin_next(&in, &iv)) {
 		if (!iv.full)
 			errx(1, "%s:%lu: expected a full interval line of 7 "
@@ -175,7 +182,12 @@ main(int argc, char *argv[])
 		puttable(count);
 	else
 		putfacts(prefix, count);
-	if (tablepath != NULL) {
+	if (tablepath != NULL && factspath != NULL) {
+		/* Each file renamed into place whole: the facts, the table. */
+		out_stdout_next(tablepath);
+		puttable(kernels.n);
+		close_stdout();
+	} else if (tablepath != NULL) {
 		/* The facts are out: stdout becomes the table of them all. */
 		if (fflush(stdout) == EOF || ferror(stdout))
 			err(1, "stdout");
@@ -194,6 +206,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: topkernels [-ht] [-n count] [-o table] [-p prefix] [file]\n",
+	usage_exit("usage: topkernels [-ht] [-f facts] [-n count] [-o table] [-p prefix] [file]\n",
 	    status);
 }

@@ -199,6 +199,8 @@ h3_hidden() {
 # stop it halfway.  An h3_facts_wait still running is ended first.
 h3_cleanup() {
 	trap '' HUP INT TERM
+	# (Started but not yet known, it is $!, as h3_facts_wait says.)
+	[ "${h3_factspid-}" != starting ] || h3_factspid=${!-}
 	if [ -n "${h3_factspid-}" ]; then
 		kill "$h3_factspid" 2>/dev/null || :
 		wait "$h3_factspid" 2>/dev/null || :
@@ -238,6 +240,9 @@ h3_failed() {
 # builtin, which a signal interrupts, so that h3_cleanup ends it, and its
 # filters, at once.  Call it as h3_facts says.
 h3_facts_wait() {
+	# A signal handled before $! is assigned finds "starting": h3_cleanup
+	# takes $!, this shell's first background process.
+	h3_factspid=starting
 	h3_facts "$@" <&0 &
 	h3_factspid=$!
 	local rc=0
@@ -251,7 +256,8 @@ h3_facts_wait() {
 # them (h3facts), reportjson makes the report of them (h3report).  The
 # run is in gpu and kexec (its traces, or its export twice), the filters
 # in bin, the rules of classify in rules, and extend, kernels, range, skip
-# and window are h3facts's -x, -k, -R, -s and -w.
+# and window are h3facts's -x, -k, -R, -s and -w; with extend, strip and
+# gapbins, if set, are where the page's products go (h3report -p).
 #
 # Run through h3_facts_wait, as a process of its own, so that a failure,
 # told on stderr, ends it and its filters alone with status 1 (the caller
@@ -262,26 +268,38 @@ h3_facts() {
 	set -e
 	local gpuin kexecin gpuread apiread launchread skipped nvtxin
 
-	[[ $skip =~ ^[0-9]*$ ]] || h3_die "-s $skip: not a count of instances"
+	[[ $skip =~ ^[0-9]{0,18}$ ]] ||
+	    h3_die "-s $skip: not a count of instances (at most 18 digits)"
 	# A path that no filter takes for an option or for standard input.
 	case $gpu in -*) gpuin=./$gpu ;; *) gpuin=$gpu ;; esac
 	case $kexec in -*) kexecin=./$kexec ;; *) kexecin=$kexec ;; esac
+	# The memory lines of the copies, for the time account; -x, the
+	# rules' communication categories (nccl), which the reference lacks.
+	local memfile='' launchfile=$t/launches xopt=
+	[ "$extend" -eq 0 ] || [ -n "$range$window" ] || memfile=$t/memory
+	[ "$extend" -eq 0 ] || xopt=-x
 	# The readers: the GPU operations, and the launch API intervals bare.
 	case $gpu in
-	*.sqlite) gpuread=("$bin/sqlite2intervals" -t gpu) ;;
-	*) gpuread=("$bin/csv2intervals") ;;
+	*.sqlite) gpuread=("$bin/sqlite2intervals" -t gpu ${memfile:+-m "$memfile"}) ;;
+	*) gpuread=("$bin/csv2intervals" ${memfile:+-m "$memfile"}) ;;
 	esac
+	# The launch lines, for the time account: of the reader of the
+	# launch API intervals, in the same pass.
 	case $kexec in
 	*.sqlite) apiread=("$bin/sqlite2intervals" -b -t launch) ;;
 	*) apiread=("$bin/csv2intervals" -b) ;;
 	esac
+	[ "$extend" -eq 0 ] || [ -n "$range$window" ] || {
+		apiread+=(-l "$t/launchlines")
+		launchfile=$t/launchlines
+	}
 	# A kernel-exec trace file of 0 bytes, as nsys leaves one it skipped,
 	# has no launches: : (true) reads it.  Whether it is a skip is known
 	# once the kernels are.
 	skipped=0
 	if [[ $kexec != *.sqlite && -f $kexecin && ! -s $kexecin ]]; then
 		skipped=1
-		apiread=(:)
+		apiread=(:) launchfile=$t/launches
 	fi
 
 	# is_export FILE: whether FILE is an SQLite file; one named .sqlite
@@ -339,14 +357,33 @@ h3_facts() {
 	# the operations by -k kernel.
 	ordered() {
 		spawn "$t/gaps.facts" "$bin/gapstat" -k kernel -p gaps. "$2"
-		spawn "$t/api.facts" "$bin/merge" -t -p api. "$1"
-		spawn "$t/overlap.facts" "$bin/intersect" -t -k kernel \
-		    -p overlap. "$1" "$2"
-		[ "$extend" -eq 1 ] || return 0
-		spawn "$t/kunion.facts" "$bin/merge" -t -k kernel -p kunion. \
-		    "$2"
-		spawn "$t/idle.facts" "$bin/gapstat" -u -q -p idle. "$2"
-		spawn "$t/device.facts" "$bin/devstat" -- "$2"
+		if [ "$extend" -eq 0 ]; then
+			spawn "$t/api.facts" "$bin/merge" -t -p api. "$1"
+			spawn "$t/overlap.facts" "$bin/intersect" -t \
+			    -k kernel -p overlap. "$1" "$2"
+			return 0
+		fi
+		# Idle in a scope of ranges is idle inside it: the time
+		# between its instances goes with the work.
+		if [ -n "$range" ]; then
+			sort -m -s -t"$tab" -k1,1n -o "$2.idle" -- "$2" \
+			    "$t/outside"
+			spawn "$t/idle.facts" "$bin/gapstat" -u -q \
+			    ${gapbins:+-B "$t/gapbins"} -p idle. "$2.idle"
+		else
+			spawn "$t/idle.facts" "$bin/gapstat" -u -q \
+			    ${gapbins:+-B "$t/gapbins"} -p idle. "$2"
+		fi
+		# The time account: the GPU operations against their launch
+		# calls, and the bytes of the copies where the reader wrote
+		# them (unscoped).  Of the same pass, the facts merge and
+		# intersect give the reference's report of the launch API
+		# intervals (the calls of the launch lines of kernels), and
+		# devstat's and merge's of the kernels: four passes fewer.
+		spawn "$t/account.facts" "$bin/account" -p account. \
+		    -r "$rules" -l "$launchfile" -a api. -i overlap. \
+		    -u kunion. -d "$t/device.facts" \
+		    ${memfile:+-m "$memfile"} -- "$2"
 	}
 
 	# An export's GPU names, processes and CUDA graph launches: with
@@ -361,7 +398,8 @@ h3_facts() {
 		    grep -q '^graphs\.launches' -- "$t/export.facts"; then
 			"$bin/exportinfo" -g -- "$gpuin" >"$t/graphs"
 			gpu_and_graphs() {
-				"$bin/sqlite2intervals" -t gpu "$@" |
+				"$bin/sqlite2intervals" -t gpu \
+				    ${memfile:+-m "$memfile"} "$@" |
 				    sort -m -s -t"$tab" -k1,1n -- - "$t/graphs"
 			}
 			gpuread=(gpu_and_graphs)
@@ -387,8 +425,8 @@ h3_facts() {
 		"${launchread[@]}" >"$t/launches"
 	fi
 	if [ -n "$range" ]; then
-		"$bin/inrange" -l -m "$range" -s "${skip:-0}" -r "$rules" -- \
-		    "$t/ranges" "$t/launches" >"$t/selected"
+		"$bin/inrange" -l -m "$range" -s "${skip:-0}" -r "$rules" \
+		    -g "$t/outside" -- "$t/ranges" "$t/launches" >"$t/selected"
 		[ -s "$t/selected" ] || h3_die "no GPU work launched in the" \
 		    "NVTX ranges matching '$range'${skip:+ after the first $skip}"
 	elif [ -n "$window" ]; then
@@ -409,7 +447,7 @@ h3_facts() {
 			    '$6 == "kernel" { print $1, $2 }' "$2"
 		}
 		gpuread=(selected_ops) apiread=(selected_calls) skipped=0
-		gpuin=$t/selected kexecin=$t/selected
+		gpuin=$t/selected kexecin=$t/selected launchfile=$t/selected
 	fi
 
 	# Each trace is read once, the two at once: the launch API intervals,
@@ -422,14 +460,15 @@ h3_facts() {
 	"${apiread[@]}" -- "$kexecin" >"$t/api" 2>"$t/api.err" &
 	pids+=($!)
 	: >"$t/launches.err"
-	if [ -n "$nvtxin" ] && [ -z "$range$window" ]; then
+	if [ -n "$nvtxin" ] && [ -z "$range$window" ] &&
+	    [ "$skipped" -eq 0 ]; then
 		"${launchread[@]}" >"$t/launches" 2>"$t/launches.err" &
 		pids+=($!)
 	fi
 	local readers=("${pids[@]}") rc=0
 	# In the background too, so that a signal ends it (its classify,
 	# and through the pipe its reader) at once.
-	"${gpuread[@]}" -- "$gpuin" | "$bin/classify" -r "$rules" >"$t/gpu" &
+	"${gpuread[@]}" -- "$gpuin" | "$bin/classify" $xopt -r "$rules" >"$t/gpu" &
 	pids+=($!)
 	wait "$!"
 	wait_for "${readers[@]}" || rc=$?
@@ -438,8 +477,8 @@ h3_facts() {
 	[ ! -s "$t/launches.err" ] || cat -- "$t/launches.err" >&2
 	[ "$rc" -eq 0 ] || exit 1
 
-	local facts=("$t/gpu.facts" "$t/gaps.facts" "$t/api.facts"
-	    "$t/overlap.facts")
+	local facts=("$t/gpu.facts" "$t/gaps.facts")
+	[ "$extend" -eq 1 ] || facts+=("$t/api.facts" "$t/overlap.facts")
 	spawn "$t/gpu.facts" "$bin/tally" -p gpu. "$t/gpu"
 	if [ "$extend" -eq 1 ]; then
 		spawn "$t/kstream.facts" "$bin/tally" -s -k kernel \
@@ -448,20 +487,40 @@ h3_facts() {
 		# its first ten rows.
 		spawn "$t/top.facts" "$bin/topkernels" -p top. \
 		    -o "${kernels:-$t/kernels}" "$t/gpu"
-		facts+=("$t/idle.facts" "$t/kunion.facts" "$t/kstream.facts"
-		    "$t/top.facts")
+		facts+=("$t/idle.facts" "$t/kstream.facts"
+		    "$t/top.facts" "$t/account.facts")
 		if [ -n "$nvtxin" ]; then
-			# A window's ranges are of the launches in it.
-			local launchfile=$t/launches
-			[ -z "$window" ] || launchfile=$t/selected
-			spawn "$t/nvtx.facts" "$bin/inrange" -r "$rules" \
+			# A window's ranges are of the launches in it.  (Not
+			# launchfile: the account's, sorted on a rerun.)
+			local rangelaunches=$t/launches
+			[ -z "$window" ] || rangelaunches=$t/selected
+			spawn "$t/nvtx.facts" "$bin/inrange" -x -r "$rules" \
 			    ${range:+-m "$range" -s "${skip:-0}"} -- \
-			    "$t/ranges" "$launchfile"
+			    "$t/ranges" "$rangelaunches"
 			facts+=("$t/nvtx.facts")
 		fi
 		[ -z "$window" ] || facts+=("$t/scope.facts")
 	fi
-	local unordered=${#pids[@]} rerun
+	# products GPU: the page's products (h3report -p), of the operations
+	# in GPU as the ordered filters took them: the timeline strip of the
+	# kernels across the span (timeline(1), as wide as the page), and the
+	# idle gaps' bins, which the idle facts' gapstat -B wrote beside them
+	# (in the scratch, which a SIGKILLed run's next reduction reclaims):
+	# the page shows the gaps its report counts.  (Called after ||, where
+	# -e counts not: each step's failure is its status.)
+	products() {
+		local key value span=0 bins
+		while IFS=$tab read -r key value; do
+			[ "$key" != gpu.span_ns ] || span=$value
+		done <"$t/gpu.facts"
+		"$bin/timeline" -H -w 960 -l "$span" -- "$1" >"$strip" &
+		pids+=($!)
+		mapfile -t bins <"$t/gapbins" &&
+		    printf '%s\n' "${bins[@]}" >"$gapbins" || return 1
+		wait_for "${pids[@]}" || return 1
+		pids=()
+	}
+	local unordered=${#pids[@]} rerun=
 	# Nsys writes its traces sorted by start, so the filters that need
 	# them so are run on them as they are.  Where one fails, they are
 	# sorted (h3_bystart) and run again: only then are their errors told.
@@ -469,6 +528,10 @@ h3_facts() {
 	if ! wait_for "${pids[@]:unordered}"; then
 		h3_bystart "$t/api" "$t/api.sorted"
 		h3_bystart "$t/gpu" "$t/gpu.sorted"
+		if [ "$extend" -eq 1 ]; then
+			h3_bystart "$launchfile" "$t/launchlines.sorted"
+			launchfile=$t/launchlines.sorted
+		fi
 		rerun=${#pids[@]}
 		ordered "$t/api.sorted" "$t/gpu.sorted" 2>"$t/ordered.err"
 		wait_for "${pids[@]:rerun}" ||
@@ -476,6 +539,7 @@ h3_facts() {
 	fi
 	wait_for "${pids[@]:0:unordered}"
 	pids=()
+	[ -z "${strip-}" ] || products "$t/gpu${rerun:+.sorted}" || exit 1
 	# Every reader did its work: the kernels tell whether an empty
 	# kernel-exec trace is nsys's skip or a failed export.
 	local shownk showng

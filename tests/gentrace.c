@@ -3,9 +3,9 @@
  *	gentrace - write a synthetic pair of nsys stats CSV traces
  *
  * SYNOPSIS
- *	gentrace [-h] [-a sage2|sdpa] [-l layers] [-m crlf|quoted]
- *	    [-n kernels | -t steps] [-r height] [-s seed] [-v 2024|2022]
- *	    -o dir/prefix
+ *	gentrace [-Nh] [-a sage2|sdpa] [-c copies] [-L ns] [-l layers]
+ *	    [-m crlf|quoted] [-n kernels | -t steps] [-r height] [-s seed]
+ *	    [-v 2024|2022] -o dir/prefix
  *
  * DESCRIPTION
  *	Gentrace writes what `nsys stats -r cuda_gpu_trace,cuda_kern_exec_trace
@@ -39,7 +39,17 @@
  * OPTIONS
  *	-a sage2|sdpa	Attention: SageAttention2 kernels (default) or a
  *			flash SDPA kernel, which is in category "other".
+ *	-c copies	Copy this many times 8 MB from pinned host memory
+ *			to the GPU in each block, on stream 18, beside the
+ *			compute (default 0): copies under and outside
+ *			kernels.
  *	-h		Print the usage and exit 0.
+ *	-L ns		A launch-bound run: the main thread works ns more
+ *			on the CPU before each launch call (default 0), so
+ *			that the GPU waits for it.
+ *	-N		An NCCL all-gather kernel in each block, on stream
+ *			14, partly under the compute of stream 7 (category
+ *			nccl of h3.rules, other for the reference).
  *	-l layers	Transformer blocks per step (default 28).
  *	-m crlf		End lines with CR LF.
  *	-m quoted	Quote every field, as some CSV writers do.
@@ -126,6 +136,8 @@ enum {
 	K_MODULATE, K_GELU, K_COPY, K_FLASH, K_SOFTMAX, K_SIN, K_SILU,
 	K_BF16GEMM, K_NEARGEMM, K_XMMA, K_FILLBF16, K_MEANF32, K_APPLYROPE,
 	K_TRITON, K_QUOTED, K_NEWLINE, K_MAXRED, K_MUL, K_ADD,
+	/* nccl, with -N */
+	K_NCCL,
 	/* copies */
 	M_H2D_PAGEABLE, M_H2D_PINNED, M_D2H_PINNED, M_D2H_PAGEABLE, M_D2D,
 	M_MEMSET,
@@ -305,6 +317,9 @@ static const struct opdef opdefs[NOPDEFS] = {
 [K_ADD] = { KERNEL, VEC4 "at::native::CUDAFunctor_add<float>, "
     "std::array<char *, (unsigned long)3>>(int, T2, T3)", NULL, 3200, 2,
     {900, 1, 1}, {128, 1, 1}, 20, 0, 0, 0, NULL, NULL, 0 },
+[K_NCCL] = { KERNEL, "ncclDevKernel_AllGather_RING_LL(ncclDevComm *, "
+    "unsigned long, ncclWork *)", NULL, 60000, 2, {24, 1, 1}, {512, 1, 1},
+    96, 0, 0, 0, NULL, NULL, 0 },
 [M_H2D_PAGEABLE] = { MEMCPY, "[CUDA memcpy Host-to-Device]",
     "[CUDA memcpy HtoD]", 0, 0, {0}, {0}, 0, 0, 0, 0, "Pageable", "Device",
     8000 },
@@ -495,6 +510,9 @@ static const char *null_field;	/* a NULL value: "" or "None" */
 static char *enc_name[NOPDEFS];	/* each opdef's name as a CSV field */
 static size_t enc_len[NOPDEFS];
 
+static unsigned ncopies;	/* -c: copies per block */
+static int64_t launch_bound;	/* -L: CPU work before each launch, ns */
+static int nccl;		/* -N: an NCCL kernel per block */
 static uint64_t rng;		/* splitmix64 state */
 static unsigned f2, f4;		/* resolution factors, thousandths */
 static int64_t cpu[2];		/* where each launching thread is, ns */
@@ -514,11 +532,11 @@ static struct out gpu_out, kexec_out;
 static void
 usage(int status)
 {
-	fprintf(status == 0 ? stdout : stderr, "usage: gentrace [-h] "
-	    "[-a sage2|sdpa] [-l layers] [-m crlf|quoted]\n"
-	    "           [-n kernels | -t steps] [-r height] [-s seed] "
-	    "[-v 2024|2022]\n"
-	    "           -o dir/prefix\n");
+	fprintf(status == 0 ? stdout : stderr, "usage: gentrace "
+	    "[-Nh] [-a sage2|sdpa] [-c copies] [-L ns] [-l layers]\n"
+	    "           [-m crlf|quoted] [-n kernels | -t steps] [-r height] "
+	    "[-s seed]\n"
+	    "           [-v 2024|2022] -o dir/prefix\n");
 	exit(status);
 }
 
@@ -933,6 +951,8 @@ issue(int tid, const struct op *op)
 	e.bytes = op->bytes;
 	e.seq = ++seq;
 	host = chance(20) ? uniform(20000, 150000) : uniform(800, 4000);
+	if (tid == 0)
+		host += launch_bound;
 	if (tid == 1)
 		cpu[1] = max64(cpu[1], cpu[0] - uniform(0, T1_LAG));
 	e.api_start = cpu[tid] + host;
@@ -1003,6 +1023,13 @@ run_script(const struct op *script, int extra)
 	}
 }
 
+/* What -c and -N add to a block after its head: copies, an NCCL kernel. */
+static struct op block_extra[] = {
+	{ END, 0, 0, 0 }, { END, 0, 0, 0 }, { END, 0, 0, 0 }, { END, 0, 0, 0 },
+	{ END, 0, 0, 0 }, { END, 0, 0, 0 }, { END, 0, 0, 0 }, { END, 0, 0, 0 },
+	{ END, 0, 0, 0 }, { END, 0, 0, 0 }
+};
+
 static void
 generate(const char *attn, unsigned layers, unsigned steps)
 {
@@ -1015,6 +1042,7 @@ generate(const char *attn, unsigned layers, unsigned steps)
 		run_script(step_head, 0);
 		for (layer = 0; layer < layers && !done; layer++) {
 			run_script(block_head, 1);
+			run_script(block_extra, 0);
 			run_script(attention, 1);
 			run_script(block_tail, 1);
 		}
@@ -1034,8 +1062,17 @@ main(int argc, char *argv[])
 	unsigned layers = 28, height = 720;
 	int ch, i, nflag = 0;
 
-	while ((ch = getopt(argc, argv, "a:hl:m:n:o:r:s:t:v:")) != -1) {
+	while ((ch = getopt(argc, argv, "Na:c:hL:l:m:n:o:r:s:t:v:")) != -1) {
 		switch (ch) {
+		case 'N':
+			nccl = 1;
+			break;
+		case 'c':
+			ncopies = number(optarg, 0, 8, "copies");
+			break;
+		case 'L':
+			launch_bound = number(optarg, 0, 1000000000, "ns");
+			break;
 		case 'a':
 			attn = optarg;
 			break;
@@ -1098,6 +1135,15 @@ main(int argc, char *argv[])
 	}
 	by_count = steps == 0;
 	kernels_left = kernels;
+	for (i = 0; i < (int)ncopies; i++) {
+		block_extra[i].what = M_H2D_PINNED;
+		block_extra[i].stream = S_SIDE;
+		block_extra[i].bytes = 8 << 20;
+	}
+	if (nccl) {
+		block_extra[i].what = K_NCCL;
+		block_extra[i].stream = S_AUX;
+	}
 
 	null_field = v2022 ? "None" : "";
 	for (i = 0; i < NOPDEFS; i++)

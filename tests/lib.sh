@@ -145,10 +145,15 @@ pmake() {
 	    >"$d/make.out" 2>&1
 }
 
-# reduced DIR: the report.json files the last pmake in DIR made, sorted.
+# reduced DIR [REPORTS]: the report.json files the last pmake in DIR made
+# or tried to make, sorted: those of the runs its REPORT lines name, as
+# DIR/REPORTS/runs.list (default: DIR/reports/runs.list) names them.
 reduced() {
-	grep -o -- "-o '[^']*/report.json'" "$1/make.out" |
-	    sed "s/^-o '//; s/'\$//" | sort | tr '\n' ' ' | sed 's/ $//'
+	awk -F'\t' 'FILENAME == ARGV[1] { report[$1] = $2; next }
+	    /^  REPORT  \[ *[0-9]+\/[0-9]+\] / {
+		sub(/^[^]]*\] /, ""); sub(/ .*/, ""); print report[$0] }' \
+	    "$1/${2:-reports}/runs.list" "$1/make.out" 2>/dev/null | sort |
+	    tr '\n' ' ' | sed 's/ $//'
 }
 
 # mtimes FILE...: the modification times of the files, to the nanosecond.

@@ -14,6 +14,71 @@
 
 #include "h3prof.h"
 
+/*
+ * Every GPU operation joined to the runtime call that launched it, by
+ * the call's start, as launch lines take them (export_launchquery).  The
+ * mask must stay a hex literal: in decimal SQLite reads it as a float and
+ * the join finds nothing.
+ */
+static const char launch_head[] =
+    "SELECT r.start, r.end, (r.globalTid >> 24) & 0xFFFFFF,"
+    " r.globalTid & 0xFFFFFF, o.start, o.end, o.kind, o.deviceId,"
+    " o.streamId, o.name FROM (";
+/*
+ * The parts of the union of GPU work, each with its name or, for a query
+ * without names, NULL (and none of the joins that give them).  Every part
+ * names its columns: the first one present names those of the union.
+ */
+static const char launch_kernel[] =
+    "SELECT k.start AS start, k.end AS end, k.correlationId AS corr,"
+    " k.globalPid AS pid, 'kernel' AS kind, k.deviceId AS deviceId,"
+    " k.streamId AS streamId, s.value AS name, 0 AS src, k.rowid AS rid"
+    " FROM CUPTI_ACTIVITY_KIND_KERNEL AS k"
+    " LEFT JOIN StringIds AS s ON s.id = k.demangledName";
+static const char launch_memcpy_enum[] =
+    "SELECT m.start AS start, m.end AS end, m.correlationId AS corr,"
+    " m.globalPid AS pid, 'memcpy' AS kind, m.deviceId AS deviceId,"
+    " m.streamId AS streamId, '[CUDA memcpy ' || o.label || ']' AS name,"
+    " 1 AS src, m.rowid AS rid"
+    " FROM CUPTI_ACTIVITY_KIND_MEMCPY AS m"
+    " LEFT JOIN ENUM_CUDA_MEMCPY_OPER AS o ON o.id = m.copyKind";
+static const char launch_memcpy[] =
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'memcpy' AS kind, deviceId, streamId, '[CUDA memcpy]' AS name,"
+    " 1 AS src, rowid AS rid FROM CUPTI_ACTIVITY_KIND_MEMCPY";
+static const char launch_kernel_nameless[] =
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'kernel' AS kind, deviceId, streamId, NULL AS name, 0 AS src,"
+    " rowid AS rid FROM CUPTI_ACTIVITY_KIND_KERNEL";
+static const char launch_memcpy_nameless[] =
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'memcpy' AS kind, deviceId, streamId, NULL AS name,"
+    " 1 AS src, rowid AS rid FROM CUPTI_ACTIVITY_KIND_MEMCPY";
+static const char launch_memset[] =
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'memset' AS kind, deviceId, streamId, '[CUDA memset]' AS name,"
+    " 2 AS src, rowid AS rid FROM CUPTI_ACTIVITY_KIND_MEMSET";
+/* A CUDA graph launch of --cuda-graph-trace=graph, its kernels unseen. */
+static const char launch_memset_nameless[] =
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'memset' AS kind, deviceId, streamId, NULL AS name,"
+    " 2 AS src, rowid AS rid FROM CUPTI_ACTIVITY_KIND_MEMSET";
+static const char launch_graph[] =
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'other' AS kind, deviceId, streamId,"
+    " '[CUDA graph ' || graphId || ']' AS name, 3 AS src, rowid AS rid"
+    " FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+static const char launch_graph_nameless[] =
+    "SELECT start, end, correlationId AS corr, globalPid AS pid,"
+    " 'other' AS kind, deviceId, streamId, NULL AS name, 3 AS src,"
+    " rowid AS rid FROM CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+static const char launch_tail[] =
+    ") AS o JOIN CUPTI_ACTIVITY_KIND_RUNTIME AS r"
+    " ON o.corr = r.correlationId"
+    " AND o.pid = (r.globalTid & 0xFFFFFFFFFF000000)"
+    " ORDER BY r.start, o.src, o.rid";
+
+
 /* Exit with SQLite's word on what went wrong with the export at path. */
 void
 export_err(sqlite3 *db, const char *path)
@@ -89,4 +154,42 @@ export_hastable(sqlite3 *db, const char *path, const char *name)
 		export_err(db, path);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW;
+}
+
+/*
+ * The query of the launch lines of the export, which has a table of
+ * runtime calls, into q of size bytes: of every kernel, copy, memset and
+ * graph launch (of --cuda-graph-trace=graph) joined to its call, ordered
+ * by the call's start, then by table and row.  Its columns are the call's
+ * start, end, process and thread, and the operation's start, end, kind,
+ * device, stream and name (with names 0, NULL).  0 where the export has
+ * no GPU tables: no launches.
+ */
+int
+export_launchquery(sqlite3 *db, const char *path, char *q, size_t size,
+    int names)
+{
+	const char *part[4], *sep = "";
+	size_t i, n = 0, off;
+
+	if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_KERNEL"))
+		part[n++] = names ? launch_kernel : launch_kernel_nameless;
+	if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_MEMCPY"))
+		part[n++] = !names ? launch_memcpy_nameless :
+		    export_hastable(db, path, "ENUM_CUDA_MEMCPY_OPER") ?
+		    launch_memcpy_enum : launch_memcpy;
+	if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_MEMSET"))
+		part[n++] = names ? launch_memset : launch_memset_nameless;
+	if (export_hastable(db, path, "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"))
+		part[n++] = names ? launch_graph : launch_graph_nameless;
+	if (n == 0)
+		return 0;
+	off = snprintf(q, size, "%s", launch_head);
+	for (i = 0; i < n && off < size; i++, sep = " UNION ALL ")
+		off += snprintf(q + off, size - off, "%s%s", sep, part[i]);
+	if (off < size)
+		off += snprintf(q + off, size - off, "%s", launch_tail);
+	if (off >= size)
+		errx(1, "query too long");	/* the parts are fixed */
+	return 1;
 }

@@ -195,13 +195,27 @@ column(char **p)
 int
 ivin_next(struct ivin *r, struct interval *iv)
 {
-	struct lines *l = &r->in;
-	char *line, *p, *start, *end;
+	char *line;
 	size_t len;
 
-next:
-	if ((line = lines_next(l, &len)) == NULL)
-		return 0;
+	do
+		if ((line = lines_next(&r->in, &len)) == NULL)
+			return 0;
+	while (!ivin_parse(r, line, len, iv));
+	return 1;
+}
+
+/*
+ * Parse the line of len bytes that lines_next has just read from r->in
+ * into iv, as ivin_next does: 0 where it is a full line of another kind
+ * than r->kind, to pass over.
+ */
+int
+ivin_parse(struct ivin *r, char *line, size_t len, struct interval *iv)
+{
+	struct lines *l = &r->in;
+	char *p, *start, *end;
+
 	/* Filters end every line: a line without an end may be torn. */
 	if (l->eof)
 		errx(1, "%s:%lu: no newline at the end of the input: is it "
@@ -233,7 +247,7 @@ next:
 			    "columns", l->path, l->lineno);
 		iv->namelen = line + len - iv->name;
 		if (r->kind != NULL && strcmp(iv->kind, r->kind) != 0)
-			goto next;
+			return 0;
 	} else {
 		iv->kind = iv->device = iv->stream = iv->category =
 		    iv->name = NULL;
@@ -268,12 +282,28 @@ launches_open(struct launches *r, const char *path, int sorted)
 int
 launches_next(struct launches *r, struct launch *ln)
 {
+	char *line;
+	size_t len;
+
+	if ((line = lines_next(&r->in, &len)) == NULL)
+		return 0;
+	launches_parse(r, line, len, ln);
+	return 1;
+}
+
+/*
+ * Parse the line of len bytes that lines_next has just read from r->in
+ * into ln, as launches_next does.
+ */
+void
+launches_parse(struct launches *r, char *line, size_t len, struct launch *ln)
+{
 	struct lines *l = &r->in;
 	char *p, *col[9];
 	int i;
 
-	if ((r->line = lines_next(l, &r->len)) == NULL)
-		return 0;
+	r->line = line;
+	r->len = len;
 	if (l->eof)
 		errx(1, "%s:%lu: no newline at the end of the input: is it "
 		    "cut short?", l->path, l->lineno);
@@ -304,7 +334,6 @@ launches_next(struct launches *r, struct launch *ln)
 	ln->op.category = col[8];
 	ln->op.name = p;
 	ln->op.namelen = r->line + r->len - p;
-	return 1;
 }
 
 void
@@ -351,6 +380,13 @@ plainword(uint64_t w)
 void
 put_escaped(const char *s, size_t len)
 {
+	fput_escaped(s, len, stdout);
+}
+
+/* put_escaped to fp. */
+void
+fput_escaped(const char *s, size_t len, FILE *fp)
+{
 	const char *end = s + len, *run = s;
 	uint64_t w;
 
@@ -371,12 +407,12 @@ put_escaped(const char *s, size_t len)
 		case '\r': c = 'r'; break;
 		default: continue;
 		}
-		fwrite_unlocked(run, 1, s - 1 - run, stdout);
-		putchar_unlocked('\\');
-		putchar_unlocked(c);
+		fwrite_unlocked(run, 1, s - 1 - run, fp);
+		putc_unlocked('\\', fp);
+		putc_unlocked(c, fp);
 		run = s;
 	}
-	fwrite_unlocked(run, 1, end - run, stdout);
+	fwrite_unlocked(run, 1, end - run, fp);
 }
 
 /*
@@ -432,30 +468,40 @@ static const char digits2[] =
 
 /*
  * Write n in decimal at p, unterminated, and return the end: printf is
- * the hot spot of a filter otherwise.  Two digits a division: times in ns
- * run to ten digits and more.
+ * the hot spot of a filter otherwise.  Its digits are counted first, to
+ * be written where they go, two a division: times in ns run to ten
+ * digits and more.
  */
 char *
 fmt_int(char *p, int64_t n)
 {
-	char buf[24], *b = buf + sizeof(buf);
+	static const uint64_t pow10[20] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+		100000000, 1000000000, 10000000000, 100000000000,
+		1000000000000, 10000000000000, 100000000000000,
+		1000000000000000, 10000000000000000, 100000000000000000,
+		1000000000000000000, 10000000000000000000u
+	};
 	uint64_t u = n < 0 ? -(uint64_t)n : (uint64_t)n;
-	unsigned d;
+	unsigned d, t;
+	char *end;
 
-	for (; u >= 100; u /= 100) {
+	if (n < 0)
+		*p++ = '-';
+	/* The digits: log10 from log2, one too many where u is below. */
+	t = (64 - __builtin_clzll(u | 1)) * 1233 >> 12;
+	end = p + (u < 10 ? 1 : t + 1 - (u < pow10[t]));
+	for (p = end; u >= 100; u /= 100) {
 		d = u % 100 * 2;
-		*--b = digits2[d + 1];
-		*--b = digits2[d];
+		*--p = digits2[d + 1];
+		*--p = digits2[d];
 	}
 	if (u >= 10) {
-		*--b = digits2[u * 2 + 1];
-		*--b = digits2[u * 2];
+		*--p = digits2[u * 2 + 1];
+		*--p = digits2[u * 2];
 	} else
-		*--b = '0' + u;
-	if (n < 0)
-		*--b = '-';
-	memcpy(p, b, buf + sizeof(buf) - b);
-	return p + (buf + sizeof(buf) - b);
+		*--p = '0' + u;
+	return end;
 }
 
 static void
@@ -547,8 +593,11 @@ usage_exit(const char *line, int status)
 void
 close_stdout(void)
 {
+	const char *name = out_stdout_name();
+
 	if (fflush(stdout) == EOF || ferror(stdout))
-		err(1, "stdout");
+		err(1, "%s", name);
 	if (fclose(stdout) == EOF)
-		err(1, "stdout");
+		err(1, "%s", name);
+	out_stdout_done();
 }

@@ -70,6 +70,9 @@ struct ivin {
 
 void	 ivin_open(struct ivin *, const char *path, int sorted);
 int	 ivin_next(struct ivin *, struct interval *);
+/* ivin_next's checks of a line lines_next has read: a filter that reads
+   the common line faster itself leaves the rest, and their errors, to it. */
+int	 ivin_parse(struct ivin *, char *line, size_t len, struct interval *);
 void	 ivin_close(struct ivin *);
 
 /*
@@ -100,6 +103,8 @@ struct launches {
 
 void	 launches_open(struct launches *, const char *path, int sorted);
 int	 launches_next(struct launches *, struct launch *);
+void	 launches_parse(struct launches *, char *line, size_t len,
+	    struct launch *);
 void	 put_launch(const struct launches *);
 void	 launches_close(struct launches *);
 
@@ -117,6 +122,7 @@ int	 parse_ns(const char *, int64_t *);
 int	 plainword(uint64_t);
 uint64_t hashbytes(const char *, size_t);
 void	 put_escaped(const char *, size_t);
+void	 fput_escaped(const char *, size_t, FILE *);
 char	*fmt_int(char *, int64_t);
 size_t	 unescape(char *);
 void	 put_interval(const struct interval *);
@@ -138,16 +144,56 @@ _Noreturn void usage_exit(const char *, int);
  * A bad file exits 1 with "prog: FILE:LINE: what is wrong".
  * rules_match returns the category of an unescaped kernel name: that of the
  * first rule that matches, else the fallback.
+ * rules_loadx with flags RULES_EXTENDED counts the categories a
+ * "communication" line declares, and their rules, which rules_load (the
+ * reference's categories) checks and skips; rules_communication says
+ * whether category i is one.
  * Categories are numbered 0 to rules_ncategories() - 1 in file order; their
  * names are [A-Za-z0-9_]+ and their descriptions hold no control character.
  */
 struct rules;
 
+#define RULES_EXTENDED	1
+
 struct rules	*rules_load(const char *path);
+struct rules	*rules_loadx(const char *path, int flags);
+int		 rules_communication(const struct rules *, size_t);
 const char	*rules_match(const struct rules *, const char *name);
 size_t		 rules_ncategories(const struct rules *);
 const char	*rules_category(const struct rules *, size_t);
 const char	*rules_description(const struct rules *, size_t);
+
+/*
+ * welch.c: Welch's t-test of two samples, each its mean, sample variance
+ * and n (2 or more): the two-sided p-value; t (of the second against the
+ * first) and the degrees of freedom at tp and dfp, NAN without spread.
+ */
+double	 welch_test(double mean1, double var1, double n1, double mean2,
+	    double var2, double n2, double *tp, double *dfp);
+
+/*
+ * verdict.c: the verdict of a time account, one line by the rule
+ * verdict_rule states, as account(1) gives a run's and sweepsum(1) a
+ * configuration's, from the means of its runs' figures: the same rule,
+ * the same words.  The figures are ns but for short_kernels, a count;
+ * a run's are integers, which print as they are.
+ */
+struct verdict_figures {
+	double	 span_ns;		/* the GPU span */
+	double	 comm_exposed_ns;	/* communication not under compute */
+	double	 comm_union_ns;		/* time any communication ran */
+	double	 copies_ns;		/* copies and memsets not under a
+					   kernel */
+	double	 idle_ns;		/* the four below together */
+	double	 idle_host_ns;		/* the CPU launched late */
+	double	 idle_launch_ns;	/* in the launch call */
+	double	 idle_queued_ns;	/* an event, a stream, a sync */
+	double	 idle_unknown_ns;
+	double	 short_kernels;		/* shorter than their launch call */
+};
+
+extern const char verdict_rule[];
+void	 verdict_write(FILE *, const struct verdict_figures *);
 
 /*
  * ivunion.c: the union of the intervals of a stream sorted by start, as
@@ -163,6 +209,51 @@ struct ivunion {
 void	 ivunion_open(struct ivunion *, const char *path, const char *kind);
 int	 ivunion_next(struct ivunion *, int64_t *startp, int64_t *endp);
 void	 ivunion_close(struct ivunion *);
+
+/*
+ * The same union built of intervals given one at a time in start order,
+ * beside a filter's other work (devstat(1), account(1)): ivrun_add adds
+ * one and returns the gap before it, or -1 where there is none.  A struct
+ * ivrun starts zero.
+ */
+struct ivrun {
+	int64_t		 start, end;	/* the union interval open */
+	int		 open;
+	int64_t		 ns;		/* of the union intervals closed */
+	int64_t		 count;		/* of union intervals, the open one
+					   too */
+};
+
+int64_t	 ivrun_add(struct ivrun *, int64_t start, int64_t end);
+int64_t	 ivrun_total(const struct ivrun *);
+
+/*
+ * The intersection of two unions built at once, as intersect -t gives it
+ * of two sorted streams: its pieces (a pair of union intervals that
+ * overlap) and their ns.  Each side's intervals come in start order, by
+ * ivmeet_add(m, side, ...), side 0 or 1, with ivmeet_bound saying that no
+ * later one of the side starts before bound; what can no longer change
+ * is counted and let go, so that each side holds a union interval or two
+ * as the two sides go on together.  ivmeet_end counts the rest.  Each
+ * side's union is its u.  A struct ivmeet starts zero.
+ */
+struct ivside {
+	struct ivrun	 u;
+	int64_t		*q;		/* closed union intervals not yet met,
+					   start and end, from q[2 * head] */
+	size_t		 head, n, cap;	/* cap: of int64_t */
+	int		 met;		/* the interval open is met */
+	int64_t		 bound;		/* no later interval starts before */
+};
+
+struct ivmeet {
+	struct ivside	 side[2];
+	int64_t		 count, ns;
+};
+
+void	 ivmeet_add(struct ivmeet *, int side, int64_t start, int64_t end);
+void	 ivmeet_bound(struct ivmeet *, int side, int64_t bound);
+void	 ivmeet_end(struct ivmeet *);
 
 /*
  * groups.c: records of a caller's size, each found by a key of bytes, in
@@ -338,6 +429,32 @@ void	 jw_quote(struct jsonw *, const char *, size_t);
 void	 write_file(const char *path, const char *buf, size_t len);
 
 /*
+ * outfile.c: out_open makes a new temporary file beside path (mode 0666
+ * less the umask) for a filter's -o; out_close flushes and closes it and
+ * renames it to path, or exits 1 naming path.  Until then an exit, by
+ * err(3) or by SIGHUP, SIGINT or SIGTERM, removes it: path is whole or as
+ * it was, so that make, which runs the filters, never takes a partial
+ * file for a product.  out_stdout makes stdout such a file, renamed by
+ * close_stdout.  At most OUT_MAX at once.
+ */
+#define OUT_MAX		4
+FILE	*out_open(const char *path);
+void	 out_close(FILE *, const char *path);
+/*
+ * A side file of a filter (-l, -m, -d): whole, as out_open's, where whole
+ * (the filter's main output is so written), else opened in place; either
+ * way closed, checked, by out_close, which closes a file not its own too.
+ */
+FILE	*out_side(const char *path, int whole);
+void	 out_stdout(const char *path);
+/* close_stdout's part: the temporary file of out_stdout, if any, renamed. */
+void	 out_stdout_done(void);
+/* stdout's file of out_stdout renamed, stdout a new one for path. */
+void	 out_stdout_next(const char *path);
+/* What stdout is, for messages: out_stdout's path, or "stdout". */
+const char *out_stdout_name(void);
+
+/*
  * jsondoc.c: a JSON document held whole, read into a tree of its values.
  *
  * jsondoc_parse reads the one value in the len bytes at text, which a NUL
@@ -395,5 +512,7 @@ typedef struct sqlite3 sqlite3;
 sqlite3	*export_open(const char *path);
 _Noreturn void export_err(sqlite3 *, const char *path);
 int	 export_hastable(sqlite3 *, const char *path, const char *name);
+int	 export_launchquery(sqlite3 *, const char *path, char *q, size_t size,
+	    int names);
 
 #endif

@@ -1,7 +1,11 @@
 /*
  * ivunion.c: the union of a sorted interval stream, one union interval at
- * a time.  See h3prof.h.
+ * a time; one built of intervals given one at a time; and the
+ * intersection of two such.  See h3prof.h.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "h3prof.h"
 
 /* The union of the lines of path, of kind kind alone unless it is NULL. */
@@ -51,4 +55,166 @@ void
 ivunion_close(struct ivunion *u)
 {
 	ivin_close(&u->in);
+}
+
+/*
+ * Add [start, end), which starts no earlier than those before it, to the
+ * union; return the gap before it, or -1 where it starts inside or at the
+ * end of the union interval open.  As ivunion_next: one that starts
+ * after the end built so far begins a union interval.
+ */
+int64_t
+ivrun_add(struct ivrun *r, int64_t start, int64_t end)
+{
+	int64_t gap = -1;
+
+	if (r->open && start > r->end) {
+		r->ns += r->end - r->start;
+		gap = start - r->end;
+		r->open = 0;
+	}
+	if (!r->open) {
+		r->start = start;
+		r->end = end;
+		r->open = 1;
+		r->count++;
+	} else if (end > r->end)
+		r->end = end;
+	return gap;
+}
+
+/* The union's total ns once no more intervals come. */
+int64_t
+ivrun_total(const struct ivrun *r)
+{
+	return r->ns + (r->open ? r->end - r->start : 0);
+}
+
+/*
+ * The first union interval of a side not yet met: its start and end, and
+ * whether it is final (closed, or open and no later interval can start
+ * inside or at its end).  0 where there is none.
+ */
+static int
+candidate(const struct ivside *s, int64_t *startp, int64_t *endp,
+    int *finalp)
+{
+	if (s->n > 0) {
+		*startp = s->q[2 * s->head];
+		*endp = s->q[2 * s->head + 1];
+		*finalp = 1;
+		return 1;
+	}
+	if (!s->u.open || s->met)
+		return 0;
+	*startp = s->u.start;
+	*endp = s->u.end;
+	/* (Nothing can start after an end of INT64_MAX: it is final too.) */
+	*finalp = s->bound > s->u.end || s->u.end == INT64_MAX;
+	return 1;
+}
+
+/* Let the side's first union interval go: it meets nothing more. */
+static void
+consume(struct ivside *s)
+{
+	if (s->n > 0) {
+		s->head++;
+		if (--s->n == 0)
+			s->head = 0;
+	} else
+		s->met = 1;
+}
+
+/*
+ * Count what can be told of the intersection: intersect(1)'s walk, which
+ * steps past the union interval that ends first, taken as far as the
+ * intervals met can no longer change.  One that may still grow is met
+ * where the other ends within what it holds already; else the walk waits
+ * for more.  Each pair of union intervals is met once, as in the walk.
+ */
+static void
+meet(struct ivmeet *m)
+{
+	struct ivside *l = &m->side[0], *r = &m->side[1];
+	int64_t ls = 0, le = 0, rs = 0, re = 0, a, b;
+	int hl, hr, lf = 0, rf = 0;
+
+	for (;;) {
+		hl = candidate(l, &ls, &le, &lf);
+		hr = candidate(r, &rs, &re, &rf);
+		if (!hl || !hr) {
+			/* One that no later one of the other can meet goes. */
+			if (hl && lf && le <= r->bound)
+				consume(l);
+			else if (hr && rf && re <= l->bound)
+				consume(r);
+			else
+				return;
+			continue;
+		}
+		if (!(lf && rf) && !(lf && le <= re) && !(rf && re <= le))
+			return;
+		a = ls > rs ? ls : rs;
+		b = le < re ? le : re;
+		if (b > a) {
+			m->count++;
+			m->ns += b - a;
+		}
+		if (lf && (le <= re || !rf))
+			consume(l);
+		else
+			consume(r);
+	}
+}
+
+/* Add [start, end) to side i (0 or 1) of the intersection. */
+void
+ivmeet_add(struct ivmeet *m, int i, int64_t start, int64_t end)
+{
+	struct ivside *s = &m->side[i];
+
+	if (s->u.open && start > s->u.end) {
+		/* The union interval open is closed: to meet, unless met. */
+		if (!s->met) {
+			if (s->head + s->n == s->cap / 2) {
+				if (s->head > 0) {
+					memmove(s->q, s->q + 2 * s->head,
+					    2 * s->n * sizeof(*s->q));
+					s->head = 0;
+				} else
+					s->q = grow(s->q, &s->cap, s->cap + 1,
+					    sizeof(*s->q));
+			}
+			s->q[2 * (s->head + s->n)] = s->u.start;
+			s->q[2 * (s->head + s->n) + 1] = s->u.end;
+			s->n++;
+		}
+		s->met = 0;
+	}
+	ivrun_add(&s->u, start, end);
+	if (start > s->bound)
+		s->bound = start;
+	meet(m);
+}
+
+/* No later interval of side i starts before bound. */
+void
+ivmeet_bound(struct ivmeet *m, int i, int64_t bound)
+{
+	if (bound > m->side[i].bound) {
+		m->side[i].bound = bound;
+		meet(m);
+	}
+}
+
+/* No more intervals: all that is left is met. */
+void
+ivmeet_end(struct ivmeet *m)
+{
+	m->side[0].bound = m->side[1].bound = INT64_MAX;
+	meet(m);
+	free(m->side[0].q);
+	free(m->side[1].q);
+	m->side[0].q = m->side[1].q = NULL;
 }

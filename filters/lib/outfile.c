@@ -159,3 +159,182 @@ fail:
 	errno = e;
 	err(1, "%s", path);
 }
+
+/*
+ * The temporary files of out_open not yet renamed, which an exit removes.
+ * A slot is set whole before the signals that read it are let in.
+ */
+static struct pending {
+	char		*tmp;		/* the temporary name, NULL if free */
+	const char	*path;		/* the name it is renamed to */
+	FILE		*fp;
+} pending[OUT_MAX];
+static int cleanup_set;			/* atexit and the handlers are in */
+
+/* Remove every temporary file left: async-signal-safe. */
+static void
+remove_pending(void)
+{
+	int i;
+
+	for (i = 0; i < OUT_MAX; i++)
+		if (pending[i].tmp != NULL)
+			unlink(pending[i].tmp);
+}
+
+static void
+on_signal(int sig)
+{
+	remove_pending();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Set up the removal once: a signal ignored (nohup) stays ignored. */
+static void
+set_cleanup(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM };
+	struct sigaction sa, old;
+	size_t i;
+
+	if (cleanup_set)
+		return;
+	cleanup_set = 1;
+	if (atexit(remove_pending) != 0)
+		errx(1, "atexit failed");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
+
+/* A new temporary file beside path in a free slot; its descriptor. */
+static int
+out_make(const char *path, struct pending **pp)
+{
+	sigset_t deadly, old;
+	mode_t mask;
+	char *tmp;
+	int fd, i;
+
+	for (i = 0; i < OUT_MAX && pending[i].tmp != NULL; i++)
+		;
+	if (i == OUT_MAX)
+		errx(1, "%s: more than %d output files", path, OUT_MAX);
+	set_cleanup();
+	sigemptyset(&deadly);
+	sigaddset(&deadly, SIGHUP);
+	sigaddset(&deadly, SIGINT);
+	sigaddset(&deadly, SIGTERM);
+	sigprocmask(SIG_BLOCK, &deadly, &old);
+	if ((fd = tempfile(path, &tmp)) == -1)
+		err(1, "%s", path);
+	pending[i].tmp = tmp;
+	pending[i].path = path;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) == -1)
+		err(1, "%s", path);
+	*pp = &pending[i];
+	return fd;
+}
+
+FILE *
+out_open(const char *path)
+{
+	struct pending *p;
+	int fd;
+
+	fd = out_make(path, &p);
+	if ((p->fp = fdopen(fd, "w")) == NULL)
+		err(1, "%s", path);
+	return p->fp;
+}
+
+FILE *
+out_side(const char *path, int whole)
+{
+	FILE *fp;
+
+	if (whole)
+		return out_open(path);
+	if ((fp = fopen(path, "w")) == NULL)
+		err(1, "%s", path);
+	return fp;
+}
+
+/* Rename p's file into place and free its slot. */
+static void
+out_rename(struct pending *p)
+{
+	char *tmp = p->tmp;
+
+	if (rename(tmp, p->path) == -1)
+		err(1, "%s", p->path);
+	/* (A signal now unlinks a name that is gone: harmless.) */
+	p->tmp = NULL;
+	free(tmp);
+}
+
+void
+out_close(FILE *fp, const char *path)
+{
+	int i;
+
+	for (i = 0; i < OUT_MAX && pending[i].fp != fp; i++)
+		;
+	if (fflush(fp) == EOF || ferror(fp) || fclose(fp) == EOF)
+		err(1, "%s", path);
+	if (i < OUT_MAX && pending[i].tmp != NULL)
+		out_rename(&pending[i]);
+}
+
+void
+out_stdout(const char *path)
+{
+	struct pending *p;
+	int fd;
+
+	fd = out_make(path, &p);
+	if (dup2(fd, STDOUT_FILENO) == -1)
+		err(1, "%s", path);
+	close(fd);
+	p->fp = stdout;
+}
+
+void
+out_stdout_done(void)
+{
+	int i;
+
+	for (i = 0; i < OUT_MAX; i++)
+		if (pending[i].fp == stdout && pending[i].tmp != NULL)
+			out_rename(&pending[i]);
+}
+
+const char *
+out_stdout_name(void)
+{
+	int i;
+
+	for (i = 0; i < OUT_MAX; i++)
+		if (pending[i].fp == stdout && pending[i].tmp != NULL)
+			return pending[i].path;
+	return "stdout";
+}
+
+void
+out_stdout_next(const char *path)
+{
+	const char *name = out_stdout_name();
+
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "%s", name);
+	out_stdout_done();
+	out_stdout(path);
+}

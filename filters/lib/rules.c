@@ -30,7 +30,12 @@ struct rule {
 struct rules {
 	char		**name;		/* category names in file order */
 	char		**desc;		/* their descriptions */
+	int		 *comm;		/* declared by communication */
 	size_t		  ncat;
+	int		  extended;	/* RULES_EXTENDED: communication
+					   categories count */
+	char		**skipped;	/* those declared that do not */
+	size_t		  nskipped;
 	struct rule	 *rule;		/* in file order: the first match wins */
 	size_t		  nrule;
 	size_t		  fallback;	/* category of names no rule matches */
@@ -88,9 +93,26 @@ find(const struct rules *r, const char *name)
 	return -1;
 }
 
-/* "category NAME DESCRIPTION": declare the next category in report order. */
+/* Whether name is a communication category skipped without -x. */
+static int
+isskipped(const struct rules *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nskipped; i++)
+		if (strcmp(r->skipped[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * "category NAME DESCRIPTION": declare the next category in report order;
+ * "communication NAME DESCRIPTION", one of communication kernels, which
+ * only an extended reader counts (the reference has none): for others
+ * the category and its rules are checked and skipped.
+ */
 static void
-declare(struct rules *r, struct lines *l, char *p)
+declare(struct rules *r, struct lines *l, char *p, int comm)
 {
 	const char *name = word(&p), *desc = rest(p), *s;
 
@@ -103,7 +125,7 @@ declare(struct rules *r, struct lines *l, char *p)
 	if (strcmp(name, "category") == 0 || strcmp(name, "fallback") == 0)
 		errx(1, "%s:%lu: category name \"%s\" is reserved", l->path,
 		    l->lineno, name);
-	if (find(r, name) != -1)
+	if (find(r, name) != -1 || isskipped(r, name))
 		errx(1, "%s:%lu: duplicate category \"%s\"", l->path,
 		    l->lineno, name);
 	if (r->ncat == MAXCATEGORIES)
@@ -120,6 +142,15 @@ declare(struct rules *r, struct lines *l, char *p)
 	if (blank(s[-1]))
 		errx(1, "%s:%lu: description of \"%s\" ends in a blank",
 		    l->path, l->lineno, name);
+	if (comm && !r->extended) {
+		r->skipped = append(r->skipped, r->nskipped,
+		    sizeof(*r->skipped));
+		if ((r->skipped[r->nskipped++] = strdup(name)) == NULL)
+			err(1, NULL);
+		return;
+	}
+	r->comm = append(r->comm, r->ncat, sizeof(*r->comm));
+	r->comm[r->ncat] = comm;
 	r->name = append(r->name, r->ncat, sizeof(*r->name));
 	r->desc = append(r->desc, r->ncat, sizeof(*r->desc));
 	if ((r->name[r->ncat] = strdup(name)) == NULL ||
@@ -142,8 +173,9 @@ fallback(struct rules *r, struct lines *l, char *p, int *seen)
 		errx(1, "%s:%lu: text after fallback category \"%s\"",
 		    l->path, l->lineno, name);
 	if ((i = find(r, name)) == -1)
-		errx(1, "%s:%lu: unknown category \"%.40s\"", l->path,
-		    l->lineno, name);
+		errx(1, "%s:%lu: %s category \"%.40s\"", l->path,
+		    l->lineno, isskipped(r, name) ? "a communication" :
+		    "unknown", name);
 	if (*seen)
 		errx(1, "%s:%lu: second fallback", l->path, l->lineno);
 	*seen = 1;
@@ -161,7 +193,7 @@ addrule(struct rules *r, struct lines *l, const char *name, char *p)
 	ssize_t i;
 	int e;
 
-	if ((i = find(r, name)) == -1)
+	if ((i = find(r, name)) == -1 && !isskipped(r, name))
 		errx(1, "%s:%lu: unknown category \"%.40s\" (declare it with "
 		    "a category line first)", l->path, l->lineno, name);
 	if (strcmp(how, "contains") != 0 && strcmp(how, "regex") != 0)
@@ -174,6 +206,8 @@ addrule(struct rules *r, struct lines *l, const char *name, char *p)
 	if (blank(token[len - 1]) || token[len - 1] == '\r')
 		errx(1, "%s:%lu: token ends in white space (write a regex "
 		    "ending in [ ] for a trailing blank)", l->path, l->lineno);
+	if (i == -1 && strcmp(how, "regex") != 0)
+		return;		/* a skipped category's */
 	r->rule = append(r->rule, r->nrule, sizeof(*r->rule));
 	ru = &r->rule[r->nrule];
 	ru->category = i;
@@ -185,6 +219,11 @@ addrule(struct rules *r, struct lines *l, const char *name, char *p)
 		regerror(e, &ru->re, msg, sizeof(msg));
 		errx(1, "%s:%lu: bad regex \"%.40s\": %s", l->path,
 		    l->lineno, token, msg);
+	}
+	if (i == -1) {		/* a skipped category's, checked */
+		regfree(&ru->re);
+		free(ru->token);
+		return;
 	}
 	r->nrule++;
 }
@@ -217,6 +256,12 @@ default_path(void)
 struct rules *
 rules_load(const char *path)
 {
+	return rules_loadx(path, 0);
+}
+
+struct rules *
+rules_loadx(const char *path, int flags)
+{
 	struct rules *r;
 	struct lines l;
 	char *line, *p;
@@ -227,6 +272,7 @@ rules_load(const char *path)
 		path = default_path();
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		err(1, NULL);
+	r->extended = (flags & RULES_EXTENDED) != 0;
 	lines_open(&l, path);
 	while ((line = lines_next(&l, NULL)) != NULL) {
 		p = line;
@@ -234,7 +280,9 @@ rules_load(const char *path)
 		if (*first == '\0' || *first == '#')
 			continue;
 		if (strcmp(first, "category") == 0)
-			declare(r, &l, p);
+			declare(r, &l, p, 0);
+		else if (strcmp(first, "communication") == 0)
+			declare(r, &l, p, 1);
 		else if (strcmp(first, "fallback") == 0)
 			fallback(r, &l, p, &seen);
 		else
@@ -274,6 +322,12 @@ const char *
 rules_category(const struct rules *r, size_t i)
 {
 	return r->name[i];
+}
+
+int
+rules_communication(const struct rules *r, size_t i)
+{
+	return r->comm[i];
 }
 
 const char *

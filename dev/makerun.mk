@@ -1,0 +1,138 @@
+# dev/makerun.mk: a prototype of issue 19's "make runs the filters": the
+# extended report of a run (what h3report -o report.json -k kernels.tsv -p
+# makes), its filters chained by pattern rules and started by make itself,
+# without a shell between them.
+#
+#	make -f dev/makerun.mk RUNS='dir ...' [H3PROF_BIN=dir]
+#	    [H3PROF_RULES=file] [CSV_PREFIX=profile_] [-j N]
+#
+# Each run directory holds a CSV pair, profile_cuda_gpu_trace.csv and
+# profile_cuda_kern_exec_trace.csv (CSV_PREFIX), sorted by start, and
+# no NVTX CSV; it gets report.json, kernels.tsv, strip.tsv and gapbins.tsv
+# beside them, byte for byte those of h3report on the same paths.  The
+# common path only: see the end of this file for what it leaves out.
+#
+# How it is cut: one rule a filter, each writing its outputs with -o (or
+# -f, -B), which a filter puts in place whole or not at all, so that no
+# recipe needs a redirection and make execs every filter itself (a recipe
+# without shell syntax is run without /bin/sh).  What passes between the
+# filters lies in hidden files of the run directory, .report.NAME: they
+# are intermediate files of the chain, which make removes once the goals
+# are made, and no pattern of runs takes them.  The few decisions made of
+# the facts (the span of the strip, a run without GPU work, several
+# devices) are make's, from $(file <) in a recipe, which make expands only
+# once its prerequisites are made.
+.DELETE_ON_ERROR:
+.SUFFIXES:
+SHELL := /bin/sh
+export LC_ALL := C
+
+here := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+# (Not PREFIX, BIN or RULES, which the environment may hold: perf exports
+# PREFIX=/usr.)
+H3PROF_BIN ?= $(here)/../build/bin
+H3PROF_RULES ?= $(here)/../rules/h3.rules
+CSV_PREFIX ?= profile_
+BIN := $(H3PROF_BIN)
+RULES := $(H3PROF_RULES)
+RUNS ?=
+
+# A run's report and the page's products, each a goal of its own: named
+# by a goal, none is an intermediate file that make would remove.
+products := report.json kernels.tsv strip.tsv gapbins.tsv
+runs := $(patsubst %/,%,$(RUNS))
+all: $(foreach r,$(runs),$(products:%=$r/%))
+.PHONY: all
+# A rule's other outputs are not intermediate to make by themselves:
+# named here, they are removed with the rest.
+.INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/.report.,api memory \
+    device.facts))
+
+empty :=
+tab := $(empty)	$(empty)
+# $(call fact,KEY,FILE): the value of KEY in the fact file FILE (one word).
+fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
+# $(call devices,FILE): how many devices account's -d facts in FILE name
+# (keys device.ID.count, an ID without a dot).
+devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
+    $(if $(findstring .,$(k:device.%.count=%)),,$k)))
+
+gpu_csv = $*/$(CSV_PREFIX)cuda_gpu_trace.csv
+kexec_csv = $*/$(CSV_PREFIX)cuda_kern_exec_trace.csv
+
+# The readers: each trace read once.  The launch API intervals bare (for
+# the unextended report; here only their launch lines are used), the GPU
+# operations with the memory lines of the copies, kernels classified.
+%/.report.api %/.report.launchlines: %/$(CSV_PREFIX)cuda_kern_exec_trace.csv \
+    $(BIN)/csv2intervals
+	$(BIN)/csv2intervals -b -l $*/.report.launchlines -o $*/.report.api \
+	    -- $(kexec_csv)
+
+%/.report.raw %/.report.memory: %/$(CSV_PREFIX)cuda_gpu_trace.csv \
+    $(BIN)/csv2intervals
+	$(BIN)/csv2intervals -m $*/.report.memory -o $*/.report.raw \
+	    -- $(gpu_csv)
+
+%/.report.gpu: %/.report.raw $(BIN)/classify $(RULES)
+	$(BIN)/classify -x -r $(RULES) -o $@ $<
+
+# The filters of the GPU operations.  gapstat, account and timeline need
+# them sorted by start, as nsys writes them.
+%/.report.gpu.facts: %/.report.gpu $(BIN)/tally
+	$(BIN)/tally -p gpu. -o $@ $<
+
+%/.report.kstream.facts: %/.report.gpu $(BIN)/tally
+	$(BIN)/tally -s -k kernel -p kstream. -o $@ $<
+
+%/.report.gaps.facts: %/.report.gpu $(BIN)/gapstat
+	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
+
+# The idle facts, and the idle gaps' bins of the page from the same pass.
+%/.report.idle.facts %/gapbins.tsv: %/.report.gpu $(BIN)/gapstat
+	$(BIN)/gapstat -u -q -B $*/gapbins.tsv -p idle. -o $*/.report.idle.facts $<
+
+# The kernel table of every kernel and the top.* facts, its first ten rows.
+%/.report.top.facts %/kernels.tsv: %/.report.gpu $(BIN)/topkernels
+	$(BIN)/topkernels -p top. -f $*/.report.top.facts -o $*/kernels.tsv $<
+
+# The time account, with the figures of merge -t, intersect -t and devstat
+# of the same pass.
+%/.report.account.facts %/.report.device.facts: %/.report.gpu \
+    %/.report.launchlines %/.report.memory $(BIN)/account $(RULES)
+	$(BIN)/account -p account. -r $(RULES) -l $*/.report.launchlines \
+	    -a api. -i overlap. -u kunion. -d $*/.report.device.facts \
+	    -m $*/.report.memory -f $*/.report.account.facts -- $<
+
+# The timeline strip of the kernels across the span, as wide as the page.
+%/strip.tsv: %/.report.gpu %/.report.gpu.facts $(BIN)/timeline
+	$(BIN)/timeline -H -w 960 \
+	    -l $(or $(call fact,gpu.span_ns,$*/.report.gpu.facts),0) \
+	    -o $@ -- $<
+
+# The run's name: the last part of its directory's physical path.
+%/.report.config.facts: %/$(CSV_PREFIX)cuda_gpu_trace.csv $(BIN)/runconfig
+	$(BIN)/runconfig -o $@ -- $(notdir $(realpath $*))
+
+# The traces as given, written by make itself (no process).  The run
+# paths are those make can carry: no tab, newline or backslash to escape.
+%/.report.source.facts: %/$(CSV_PREFIX)cuda_gpu_trace.csv \
+    %/$(CSV_PREFIX)cuda_kern_exec_trace.csv
+	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
+
+facts = source gpu gaps idle kstream top account
+# The report, made last: it says that the products before it are done.
+# A run without GPU operations has no span to report, and a trace of
+# several devices says that its figures sum them: only then does the
+# recipe need a shell.
+%/report.json: %/.report.source.facts %/.report.gpu.facts \
+    %/.report.gaps.facts %/.report.idle.facts %/.report.kstream.facts \
+    %/.report.top.facts %/.report.account.facts %/.report.device.facts \
+    %/.report.config.facts %/kernels.tsv %/strip.tsv %/gapbins.tsv \
+    $(BIN)/reportjson $(RULES)
+	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file <$*/.report.gpu.facts))),$(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,printf '%s\n' "h3report: $(gpu_csv): $(call devices,$*/.report.device.facts) devices and 1 processes in one trace: its figures sum them; see devices in the report" >&2 && exec )$(BIN)/reportjson -x -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) $(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,$*/.report.device.facts) $*/.report.config.facts,printf '%s\n' "h3report: $(gpu_csv): no GPU operations in the trace" >&2; exit 1)
+
+# Not yet here (see the report of the prototype): traces unsorted by
+# start (h3report sorts and runs the ordered filters again), SQLite
+# exports and CUDA graphs, NVTX ranges, scopes (-R, -w), an empty
+# kernel-exec trace, report.err records, the error of a run named in one
+# line, the products' times set to the start, and quiet terminal lines.

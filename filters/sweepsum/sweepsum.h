@@ -1,0 +1,218 @@
+/*
+ * sweepsum.h: what the stages of sweepsum(1) share, one file a stage:
+ *
+ *	read.c		the list, and each run's report (or its failure)
+ *	kernels.c	the kernel tables beside the reports: checked as
+ *			they are read, and written into kernels.tsv
+ *	reduce.c	the runs into groups, and each figure's statistics
+ *	judge.c		the groups fastest first, each tested against the
+ *			fastest and explained by its categories; the
+ *			verdict of each one's time account
+ *	headline.c	the sentence the verdict opens with
+ *	json.c		summary.json
+ *	csv.c		summary.csv and groups.csv
+ *	md.c		summary.md
+ *	util.c		copies, comparisons and text the stages share
+ *
+ * and ../sweepsum.c, main, which runs them in that order and renames the
+ * outputs into place.  The state is the globals below, defined there.
+ */
+#ifndef SWEEPSUM_H
+#define SWEEPSUM_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "h3prof.h"
+
+/* A figure of a run: a number, or null. */
+struct value {
+	size_t		 fig;		/* index in figs */
+	int		 isnull;
+	double		 v;
+};
+
+/* A member of a run's configuration. */
+struct entry {
+	size_t		 key;		/* index in keys */
+	char		 type;		/* as struct jsonnode's */
+	char		*str;		/* a string's bytes */
+	size_t		 strlen;
+	char		*json;		/* the value as jq -c writes it */
+	size_t		 jsonlen;
+	char		*pretty;	/* and as summary.json's groups do */
+	size_t		 prettylen;
+};
+
+/* A kernel of category other among a run's top kernels. */
+struct okernel {
+	char		*name;
+	size_t		 namelen;
+	double		 launches;
+	double		 ns;
+};
+
+/* A run: a report, or a failure. */
+struct run {
+	char		*name;		/* run.name, or the list's */
+	size_t		 namelen;
+	char		*error;		/* why it failed; NULL: a report */
+	size_t		 errorlen;
+	struct value	*vals;		/* its figures, as they first appear */
+	size_t		 nvals;
+	struct entry	*config;	/* run.config, in its order */
+	size_t		 nconfig;
+	struct okernel	*others;
+	size_t		 nothers;
+	off_t		 off;		/* its report in scratch */
+	size_t		 len;
+	size_t		 order;		/* in the list, for stable sorts */
+	size_t		 group;		/* index in confs */
+	char		*listname;	/* its name in the list */
+	size_t		 listnamelen;
+	char		*table;		/* its kernels.tsv; NULL: none */
+};
+
+/* The statistics of a figure in a group; NAN stands for null. */
+struct stats {
+	size_t		 fig;
+	size_t		 n;
+	double		 mean, stddev, min, max;
+};
+
+/* A group: the runs of one configuration, less the repeat keys. */
+struct conf {
+	struct group	 key;		/* the configuration in jq's order */
+	size_t		 index;		/* in confs */
+	struct run	*first;		/* its first run by name */
+	struct run	**runs;		/* by name */
+	size_t		 n;
+	struct stats	*stats;		/* of each of its figures */
+	size_t		 nstats;
+	struct stats	**byfig;	/* the same by figure, to look up */
+	struct okernel	*others;	/* its other_kernels */
+	double		*otherpct;
+	size_t		 nothers;
+	double		 ratio;		/* to the fastest; NAN: null */
+	double		 p;		/* Welch's of its span against the
+					   fastest's; NAN: untested */
+	struct delta	*why;		/* against the fastest, largest first */
+	size_t		 nwhy;
+	int		 unconfigured;	/* a run without configuration */
+	char		*label;
+	size_t		 labellen;
+	char		*verdict;	/* of its means' time account, by
+					   verdict.c; NULL: a run has none */
+	size_t		 verdictlen;
+};
+
+/* A name seen: a figure's or a configuration key's, numbered in order. */
+struct name {
+	struct group	 name;
+	size_t		 index;
+	size_t		 mark;		/* 1 + the last run or group that had
+					   it, for unions */
+	size_t		 at;		/* its place in that one's list */
+	size_t		 elem;		/* of a figure: 1 + the element of an
+					   array its path is in, 0: none */
+	int		 nested;	/* in an array inside that element */
+};
+
+/* An element of an array of the reports, as element_id names it. */
+struct element {
+	struct group	 name;		/* its path: ARRAY.ID */
+	size_t		 index;		/* in elems */
+	size_t		 array;		/* index in arrays */
+	double		 ns;		/* kernel_time_ns over the runs */
+	int		 kept;		/* among the TOPNAMES of its array */
+};
+
+/* A category's difference from the fastest configuration. */
+struct delta {
+	size_t		 fig;		/* components.NAME.milliseconds */
+	double		 ms;		/* mean less the fastest's */
+	double		 pct;		/* of the fastest's; NAN: it had 0 */
+	size_t		 order;		/* of the category, for ties */
+};
+
+extern struct run *runs;		/* every run, reports first once
+					   sorted */
+extern size_t nruns;
+extern size_t nreports;			/* runs with a report */
+extern struct groups figs;		/* the figures' names (struct name) */
+extern struct groups keys;		/* the configuration keys (struct
+					   name) */
+extern struct groups confs;		/* the groups (struct conf) */
+extern struct groups elems;		/* the elements of the reports'
+					   arrays (struct element) */
+extern struct groups arrays;		/* those arrays (struct name) */
+extern struct conf **byname;		/* the groups as summary.json lists
+					   them */
+extern struct conf **bytime;		/* as summary.md's table: fastest
+					   first */
+extern size_t ntimed;			/* groups with a GPU span */
+extern uint64_t contents;		/* hash of the list and the reports,
+					   for the stamp */
+extern char stamp[80];			/* of this summary */
+extern char **repeat;			/* -r: the keys of repeats */
+extern size_t nrepeat;
+extern FILE *scratch;			/* the reports, as summary.json
+					   writes them */
+
+/* read.c */
+void	 readlist(const char *path);
+void	 failed(struct run *, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* kernels.c */
+int	 table(struct run *, const char *path);
+void	 putkernelstsv(FILE *);
+
+/* reduce.c */
+int	 byrunname(const void *, const void *);
+void	 rankelements(void);
+void	 group(void);
+void	 reduce(void);
+int	 isrepeat(const struct group *);
+size_t	*figunion(int bygroup, size_t *np);
+const struct stats *groupstats(const struct conf *, size_t fig);
+const struct stats *groupfig(const struct conf *, const char *name);
+double	 mean(const struct conf *, const char *fig);
+
+/* judge.c */
+void	 judge(void);
+int	 category(const char *, size_t, size_t *namelen);
+size_t	*categories(size_t *np);
+double	 idlesplit(const struct conf *, int cause);
+
+/* headline.c */
+void	 headline(FILE *, int md);
+void	 against(FILE *, const struct conf *);
+
+/* json.c, csv.c, md.c */
+void	 putsummaryjson(FILE *);
+void	 putsummarycsv(FILE *);
+void	 putgroupscsv(FILE *);
+void	 putsummarymd(FILE *);
+
+/* util.c */
+char	*copy(const char *, size_t);
+int	 cmpbytes(const char *, size_t, const char *, size_t);
+int	 cmpnum(double, double);
+struct name *intern(struct groups *, const char *, size_t);
+void	 putnum(FILE *, double);
+size_t	 character(const char *s, const char *end, uint32_t *cp, int *bad);
+void	 fixed(FILE *, double, int decimals);
+void	 mdtext(FILE *, const char *, size_t, int flags);
+void	 named(FILE *, const struct conf *);
+
+/* What mdtext does besides: a newline as a space, | as \|, or both; in
+   a code span, no HTML escapes, which it shows as they are. */
+#define MD_NEWLINE	1
+#define MD_BAR		2
+#define MD_CELL		(MD_NEWLINE | MD_BAR)
+#define MD_CODE		4
+
+#endif
