@@ -804,9 +804,12 @@ struct heapent {
 
 /*
  * A table of GPU operations that the join reads in rowid order, put in
- * (correlation id, rowid) order through a heap of HEAP_MAX: the kernels,
- * and with -l the copies, memsets and graph launches too, in the order
- * of launch lines that start together.
+ * (correlation id, rowid) order, HEAP_MAX held at most: the kernels, and
+ * with -l the copies, memsets and graph launches too, in the order of
+ * launch lines that start together.  nsys writes them nearly in that
+ * order: they go to a queue kept in order at no cost, and only those
+ * out of it to a heap; the lesser of the two heads is the least held,
+ * as it would be of one heap of them all.
  */
 enum { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_GRAPH, NOP };
 static const char *const optables[NOP] = {
@@ -821,9 +824,11 @@ struct optable {
 	sqlite3_stmt	*q;
 	int		 live;		/* q is at a row not yet taken */
 	struct kernel	*ops;		/* HEAP_MAX slots */
+	struct heapent	*queue;		/* a ring of HEAP_MAX, in order */
+	size_t		 qhead, nqueue;
 	struct heapent	*heap;		/* least (corr, rowid) first */
 	size_t		 nheap;
-	uint32_t	*freeslots;	/* the slots not in the heap, a stack */
+	uint32_t	*freeslots;	/* the slots not held, a stack */
 	struct heapent	 last;		/* the one the heap gave last: the
 					   next must come after it */
 	int		 next;		/* nextop's answer for e */
@@ -895,10 +900,44 @@ heappop(struct optable *t)
 }
 
 /*
+ * Hold an operation at the queue's tail, those there that come after it
+ * moved to the heap: one kernel far ahead of its neighbours costs the
+ * heap it alone, not those behind it.
+ */
+static void
+holdop(struct optable *t, const struct heapent *e)
+{
+	struct heapent *last;
+
+	while (t->nqueue > 0 && kbefore(e, last =
+	    &t->queue[(t->qhead + t->nqueue - 1) % HEAP_MAX])) {
+		heappush(t, last);
+		t->nqueue--;
+	}
+	t->queue[(t->qhead + t->nqueue++) % HEAP_MAX] = *e;
+}
+
+/* Take the least operation held: the queue's head or the heap's top. */
+static struct heapent
+takeop(struct optable *t)
+{
+	struct heapent e;
+
+	if (t->nqueue == 0 ||
+	    (t->nheap > 0 && kbefore(&t->heap[0], &t->queue[t->qhead])))
+		return heappop(t);
+	e = t->queue[t->qhead];
+	t->qhead = (t->qhead + 1) % HEAP_MAX;
+	t->nqueue--;
+	return e;
+}
+
+/*
  * The next operation of a table by (correlation id, rowid), of those
  * with one: 1 and it in t->e; 0 past the last; -1 where the table cannot
- * be joined here, its ids not integers or not in order within the heap.
- * Its slot is given back at once: it is read before the next call.
+ * be joined here, its ids not integers or not in order within the
+ * HEAP_MAX held.  Its slot is given back at once: it is read before the
+ * next call.
  */
 static int
 nextop(struct optable *t)
@@ -908,7 +947,7 @@ nextop(struct optable *t)
 	struct col corr, pid;
 	int kernel = t->op == OP_KERNEL;
 
-	while (t->live && t->nheap < HEAP_MAX) {
+	while (t->live && t->nheap + t->nqueue < HEAP_MAX) {
 		corr = getcol(t->q, KERN_CORR);
 		if (corr.type != SQLITE_NULL) {
 			pid = getcol(t->q, KERN_PID);
@@ -920,7 +959,8 @@ nextop(struct optable *t)
 			e.rowid = sqlite3_column_int64(t->q, KERN_ROWID);
 			/* -1 is no pid: it has bits out of PID_BITS. */
 			e.pid = pid.type == SQLITE_NULL ? -1 : pid.v;
-			e.slot = t->freeslots[HEAP_MAX - t->nheap - 1];
+			e.slot = t->freeslots[HEAP_MAX - t->nheap -
+			    t->nqueue - 1];
 			kp = &t->ops[e.slot];
 			if (kflag || ljoin || !kernel) {
 				kp->start = getcol(t->q, KERN_START);
@@ -936,14 +976,14 @@ nextop(struct optable *t)
 				    kp->nameid.type != SQLITE_NULL)
 					return -1;
 			}
-			heappush(t, &e);
+			holdop(t, &e);
 		}
 		t->live = step(t->q);
 	}
-	if (t->nheap == 0)
+	if (t->nheap + t->nqueue == 0)
 		return 0;
-	t->e = heappop(t);
-	t->freeslots[HEAP_MAX - t->nheap - 1] = t->e.slot;
+	t->e = takeop(t);
+	t->freeslots[HEAP_MAX - t->nheap - t->nqueue - 1] = t->e.slot;
 	if (kbefore(&t->e, &t->last))
 		return -1;
 	t->last = t->e;
@@ -1141,6 +1181,7 @@ join(void)
 		    sqlite3_prepare_v2(db, q, -1, &t->q, NULL) != SQLITE_OK)
 			return 0;
 		if ((t->ops = calloc(HEAP_MAX, sizeof(*t->ops))) == NULL ||
+		    (t->queue = calloc(HEAP_MAX, sizeof(*t->queue))) == NULL ||
 		    (t->heap = calloc(HEAP_MAX, sizeof(*t->heap))) == NULL ||
 		    (t->freeslots = calloc(HEAP_MAX,
 		    sizeof(*t->freeslots))) == NULL)
@@ -1337,6 +1378,7 @@ launches(void)
 	for (i = 0; i < noptab; i++) {
 		sqlite3_finalize(optab[i].q);
 		free(optab[i].ops);
+		free(optab[i].queue);
 		free(optab[i].heap);
 		free(optab[i].freeslots);
 	}
