@@ -68,11 +68,7 @@ struct timeline {
 struct device {
 	struct group	 g;		/* the device column */
 	struct timeline	 tl;
-	int64_t		 count;		/* its operations */
-	int64_t		 kernels, kernel_ns;
-	struct ivrun	 busy;		/* of all its operations */
-	struct ivrun	 kunion;	/* of its kernels */
-	int64_t		 gaps, gap_ns, gap_max; /* between busy intervals */
+	struct devfigs	 figs;		/* devstat's, for -d */
 };
 
 /* A stream, "DEVICE<TAB>STREAM": its launch queue and HTA's idle. */
@@ -942,27 +938,19 @@ hta_add(const struct op *op, const struct pending *p, const struct lines *l)
 }
 
 /*
- * The figures devstat(1) gives of a device, and the kernels' union of the
- * run and its intersection with the launch calls', of the operation op of
- * device d: the figures of devstat, merge and intersect, the same pass.
+ * The operation op of device d: its part in the figures devstat(1) gives
+ * of d, and in the run's union of kernels and its intersection with the
+ * launch calls' (merge and intersect's figures), the same pass.
  */
 static void
 devstat_add(struct device *d, const struct op *op, const struct lines *l)
 {
-	int64_t gap;
+	int kernel = op->kind == K_KERNEL;
 
-	d->count++;
-	if ((gap = ivrun_add(&d->busy, op->iv.start, op->iv.end)) > 0) {
-		d->gaps++;
-		d->gap_ns += gap;
-		d->gap_max = gap > d->gap_max ? gap : d->gap_max;
-	}
-	if (op->kind == K_KERNEL) {
-		d->kernels++;
-		sum_ns(&d->kernel_ns, op->iv.end - op->iv.start, l);
-		ivrun_add(&d->kunion, op->iv.start, op->iv.end);
+	devfigs_add(&d->figs, op->iv.start, op->iv.end, kernel, l);
+	if (kernel)
 		ivmeet_add(&calls_kernels, 1, op->iv.start, op->iv.end);
-	} else
+	else
 		ivmeet_bound(&calls_kernels, 1, op->iv.start);
 }
 
@@ -996,27 +984,12 @@ put_unions(void)
 static void
 put_devstat(FILE *fp, const char *path)
 {
-	static const char *const key[] = { "count", "span_ns",
-	    "kernel_count", "kernel_ns", "kernel_union_ns", "busy_ns",
-	    "idle.count", "idle.total_ns", "idle.max_ns" };
 	const struct device *d;
-	int64_t v[9];
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < devices.n; i++) {
 		d = (const struct device *)devices.recs + i;
-		v[0] = d->count;
-		v[1] = d->tl.last - d->tl.first;
-		v[2] = d->kernels;
-		v[3] = d->kernel_ns;
-		v[4] = ivrun_total(&d->kunion);
-		v[5] = ivrun_total(&d->busy);
-		v[6] = d->gaps;
-		v[7] = d->gap_ns;
-		v[8] = d->gap_max;
-		for (j = 0; j < 9; j++)
-			fprintf(fp, "device.%s.%s\t%lld\n", d->g.key, key[j],
-			    (long long)v[j]);
+		devfigs_put(fp, "", d->g.key, &d->figs);
 	}
 	out_close(fp, path);
 }

@@ -16,13 +16,7 @@
 /* One device's figures. */
 struct device {
 	struct group	 name;		/* the device column */
-	int64_t		 count;		/* its operations */
-	int64_t		 first, last;	/* first start, last end */
-	int64_t		 kernels;
-	int64_t		 kernel_ns;
-	struct ivrun	 kunion;	/* of its kernels */
-	struct ivrun	 busy;		/* of all its operations */
-	int64_t		 gaps, gap_ns, gap_max; /* between busy intervals */
+	struct devfigs	 figs;
 };
 
 /* The devices in first-seen order. */
@@ -32,12 +26,6 @@ static const char	*prefix = "";
 
 static _Noreturn void usage(int);
 
-static void
-put(const struct device *d, const char *what, int64_t v)
-{
-	put_factf(prefix, v, "device.%s.%s", d->name.key, what);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -45,7 +33,6 @@ main(int argc, char *argv[])
 	struct interval iv;
 	struct device *d;
 	const char *dev;
-	int64_t gap;
 	size_t i;
 	int ch;
 
@@ -79,32 +66,13 @@ main(int argc, char *argv[])
 		if (devices.n > MAXDEVICES)
 			errx(1, "%s:%lu: more than %d devices", in.in.path,
 			    in.in.lineno, MAXDEVICES);
-		if (d->count++ == 0)
-			d->first = iv.start;
-		d->last = iv.end > d->last ? iv.end : d->last;
-		if ((gap = ivrun_add(&d->busy, iv.start, iv.end)) > 0) {
-			d->gaps++;
-			d->gap_ns += gap;
-			d->gap_max = gap > d->gap_max ? gap : d->gap_max;
-		}
-		if (strcmp(iv.kind, "kernel") == 0) {
-			d->kernels++;
-			sum_ns(&d->kernel_ns, iv.end - iv.start, &in.in);
-			ivrun_add(&d->kunion, iv.start, iv.end);
-		}
+		devfigs_add(&d->figs, iv.start, iv.end,
+		    strcmp(iv.kind, "kernel") == 0, &in.in);
 	}
 	ivin_close(&in);
 	for (i = 0; i < devices.n; i++) {
 		d = (struct device *)devices.recs + i;
-		put(d, "count", d->count);
-		put(d, "span_ns", d->last - d->first);
-		put(d, "kernel_count", d->kernels);
-		put(d, "kernel_ns", d->kernel_ns);
-		put(d, "kernel_union_ns", ivrun_total(&d->kunion));
-		put(d, "busy_ns", ivrun_total(&d->busy));
-		put(d, "idle.count", d->gaps);
-		put(d, "idle.total_ns", d->gap_ns);
-		put(d, "idle.max_ns", d->gap_max);
+		devfigs_put(stdout, prefix, d->name.key, &d->figs);
 	}
 	close_stdout();
 	return 0;

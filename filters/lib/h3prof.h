@@ -228,6 +228,27 @@ int64_t	 ivrun_add(struct ivrun *, int64_t start, int64_t end);
 int64_t	 ivrun_total(const struct ivrun *);
 
 /*
+ * devstat(1)'s figures of one device, of its operations given in start
+ * order by devfigs_add (kernel: of kind kernel; l, the input, names the
+ * line of an overflow); devfigs_put writes its nine facts to fp, keys
+ * PREFIXdevice.DEVICE.NAME, as devstat prints them.  A struct devfigs
+ * starts zero.
+ */
+struct devfigs {
+	int64_t		 count;		/* its operations */
+	int64_t		 first, last;	/* first start, last end */
+	int64_t		 kernels, kernel_ns;
+	struct ivrun	 busy;		/* of all its operations */
+	struct ivrun	 kunion;	/* of its kernels */
+	int64_t		 gaps, gap_ns, gap_max; /* between busy intervals */
+};
+
+void	 devfigs_add(struct devfigs *, int64_t start, int64_t end,
+	    int kernel, const struct lines *l);
+void	 devfigs_put(FILE *fp, const char *prefix, const char *device,
+	    const struct devfigs *);
+
+/*
  * The intersection of two unions built at once, as intersect -t gives it
  * of two sorted streams: its pieces (a pair of union intervals that
  * overlap) and their ns.  Each side's intervals come in start order, by

@@ -1,8 +1,9 @@
 /*
  * ivunion.c: the union of a sorted interval stream, one union interval at
- * a time; one built of intervals given one at a time; and the
- * intersection of two such.  See h3prof.h.
+ * a time; one built of intervals given one at a time, and a device's
+ * figures of two such; and the intersection of two unions.  See h3prof.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,49 @@ int64_t
 ivrun_total(const struct ivrun *r)
 {
 	return r->ns + (r->open ? r->end - r->start : 0);
+}
+
+void
+devfigs_add(struct devfigs *d, int64_t start, int64_t end, int kernel,
+    const struct lines *l)
+{
+	int64_t gap;
+
+	if (d->count++ == 0)
+		d->first = start;
+	d->last = end > d->last ? end : d->last;
+	if ((gap = ivrun_add(&d->busy, start, end)) > 0) {
+		d->gaps++;
+		d->gap_ns += gap;
+		d->gap_max = gap > d->gap_max ? gap : d->gap_max;
+	}
+	if (kernel) {
+		d->kernels++;
+		sum_ns(&d->kernel_ns, end - start, l);
+		ivrun_add(&d->kunion, start, end);
+	}
+}
+
+void
+devfigs_put(FILE *fp, const char *prefix, const char *device,
+    const struct devfigs *d)
+{
+	const struct { const char *name; int64_t v; } fig[] = {
+		{ "count", d->count },
+		{ "span_ns", d->last - d->first },
+		{ "kernel_count", d->kernels },
+		{ "kernel_ns", d->kernel_ns },
+		{ "kernel_union_ns", ivrun_total(&d->kunion) },
+		{ "busy_ns", ivrun_total(&d->busy) },
+		{ "idle.count", d->gaps },
+		{ "idle.total_ns", d->gap_ns },
+		{ "idle.max_ns", d->gap_max },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
+		fprintf(fp, "%sdevice.%s.%s\t%lld\n", prefix, device,
+		    fig[i].name, (long long)fig[i].v);
 }
 
 /*
