@@ -7,8 +7,7 @@
 #	    [H3PROF_RULES=file] [CSV_PREFIX=profile_] [-j N]
 #
 # Each run directory holds a CSV pair, profile_cuda_gpu_trace.csv and
-# profile_cuda_kern_exec_trace.csv (CSV_PREFIX), sorted by start, and
-# no NVTX CSV; it gets report.json, kernels.tsv, strip.tsv and gapbins.tsv
+# profile_cuda_kern_exec_trace.csv (CSV_PREFIX), and no NVTX CSV; it gets report.json, kernels.tsv, strip.tsv and gapbins.tsv
 # beside them, byte for byte those of h3report on the same paths.  The
 # common path only: see the end of this file for what it leaves out.
 #
@@ -60,24 +59,25 @@ devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
 gpu_csv = $*/$(CSV_PREFIX)cuda_gpu_trace.csv
 kexec_csv = $*/$(CSV_PREFIX)cuda_kern_exec_trace.csv
 
-# The readers: each trace read once.  The launch API intervals bare (for
+# The readers: each trace read once, its lines written in start order,
+# sorted where the trace is not (-s).  The launch API intervals bare (for
 # the unextended report; here only their launch lines are used), the GPU
 # operations with the memory lines of the copies, kernels classified.
 %/.report.api %/.report.launchlines: %/$(CSV_PREFIX)cuda_kern_exec_trace.csv \
     $(BIN)/csv2intervals
-	$(BIN)/csv2intervals -b -l $*/.report.launchlines -o $*/.report.api \
+	$(BIN)/csv2intervals -b -s -l $*/.report.launchlines -o $*/.report.api \
 	    -- $(kexec_csv)
 
 %/.report.raw %/.report.memory: %/$(CSV_PREFIX)cuda_gpu_trace.csv \
     $(BIN)/csv2intervals
-	$(BIN)/csv2intervals -m $*/.report.memory -o $*/.report.raw \
+	$(BIN)/csv2intervals -s -m $*/.report.memory -o $*/.report.raw \
 	    -- $(gpu_csv)
 
 %/.report.gpu: %/.report.raw $(BIN)/classify $(RULES)
 	$(BIN)/classify -x -r $(RULES) -o $@ $<
 
 # The filters of the GPU operations.  gapstat, account and timeline need
-# them sorted by start, as nsys writes them.
+# them sorted by start, as the readers write them.
 %/.report.gpu.facts: %/.report.gpu $(BIN)/tally
 	$(BIN)/tally -p gpu. -o $@ $<
 
@@ -131,8 +131,7 @@ facts = source gpu gaps idle kstream top account
     $(BIN)/reportjson $(RULES)
 	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file <$*/.report.gpu.facts))),$(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,printf '%s\n' "h3report: $(gpu_csv): $(call devices,$*/.report.device.facts) devices and 1 processes in one trace: its figures sum them; see devices in the report" >&2 && exec )$(BIN)/reportjson -x -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) $(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,$*/.report.device.facts) $*/.report.config.facts,printf '%s\n' "h3report: $(gpu_csv): no GPU operations in the trace" >&2; exit 1)
 
-# Not yet here (see the report of the prototype): traces unsorted by
-# start (h3report sorts and runs the ordered filters again), SQLite
-# exports and CUDA graphs, NVTX ranges, scopes (-R, -w), an empty
-# kernel-exec trace, report.err records, the error of a run named in one
-# line, the products' times set to the start, and quiet terminal lines.
+# Not yet here (see the report of the prototype): SQLite exports and
+# CUDA graphs, NVTX ranges, scopes (-R, -w), an empty kernel-exec trace,
+# report.err records, the error of a run named in one line, the
+# products' times set to the start, and quiet terminal lines.

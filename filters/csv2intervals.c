@@ -167,6 +167,14 @@ static FILE *launchfp;
 static const char *launchpath;
 /* -o: where the intervals go, whole, instead of stdout. */
 static const char *outpath;
+/*
+ * -s: the intervals and launch lines in start order, sorted once written
+ * where the trace is not; the start of the last written, and whether one
+ * came before it.
+ */
+static int sflag;
+static int64_t laststart = INT64_MIN;
+static int unsorted;
 /* The field buffer hit CSV_MAXBUF: libcsv only says "out of memory". */
 static int fieldtoolong;
 
@@ -174,7 +182,7 @@ static int fieldtoolong;
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: csv2intervals [-bhk] [-l launches] [-m memory] [-o output] [file]\n", status);
+	usage_exit("usage: csv2intervals [-bhks] [-l launches] [-m memory] [-o output] [file]\n", status);
 }
 
 /* libcsv's realloc: refuse to let one field grow beyond the limit. */
@@ -655,6 +663,9 @@ put_row(struct input *r)
 		put_memory(r);
 	if (kflag && !r->kexec && !r->kernel)
 		return;
+	if (r->start < laststart)
+		unsorted = 1;
+	laststart = r->start;
 	p = fmt_int(p, r->start);
 	*p++ = '\t';
 	p = fmt_int(p, r->start + r->dur);
@@ -809,7 +820,7 @@ main(int argc, char *argv[])
 	size_t len;
 	int ch, c;
 
-	while ((ch = getopt_long(argc, argv, "bhkl:m:o:", helpopt,
+	while ((ch = getopt_long(argc, argv, "bhkl:m:o:s", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -829,14 +840,18 @@ main(int argc, char *argv[])
 		case 'o':
 			outpath = optarg;
 			break;
+		case 's':
+			sflag = 1;
+			break;
 		default:
 			usage(EXIT_USAGE);
 		}
 	}
 	argc -= optind;
 	argv += optind;
+	/* Only a file of -o's can be sorted once written. */
 	if (argc > 1 || (mempath != NULL && bflag) ||
-	    (launchpath != NULL && kflag))
+	    (launchpath != NULL && kflag) || (sflag && outpath == NULL))
 		usage(EXIT_USAGE);
 
 	lines_open(&r.in, argc == 1 ? argv[0] : "-");
@@ -899,6 +914,11 @@ main(int argc, char *argv[])
 		errx(1, "%s:%lu: no header", r.in.path, r.in.lineno + 1);
 	csv_free(&p);
 	lines_close(&r.in);
+	if (unsorted && sflag) {
+		out_bystart(stdout, outpath);
+		if (launchfp != NULL)
+			out_bystart(launchfp, launchpath);
+	}
 	if (memfp != NULL)
 		out_close(memfp, mempath);
 	if (launchfp != NULL)

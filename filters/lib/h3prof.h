@@ -474,6 +474,12 @@ void	 out_stdout_done(void);
 void	 out_stdout_next(const char *path);
 /* What stdout is, for messages: out_stdout's path, or "stdout". */
 const char *out_stdout_name(void);
+/*
+ * The lines written so far to fp, an out_open or out_stdout file, sorted
+ * in place by the integer that starts each, stable (sort -s -k1,1n): all
+ * of it is read back into memory.
+ */
+void	 out_bystart(FILE *fp, const char *path);
 
 /*
  * jsondoc.c: a JSON document held whole, read into a tree of its values.

@@ -338,3 +338,55 @@ out_stdout_next(const char *path)
 	out_stdout_done();
 	out_stdout(path);
 }
+
+/* A line of out_bystart: its start, and where it is in the file. */
+struct sline {
+	int64_t		 start;
+	size_t		 off, len;
+};
+
+static int
+byline(const void *a, const void *b)
+{
+	const struct sline *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+void
+out_bystart(FILE *fp, const char *path)
+{
+	struct sline *line = NULL;
+	struct stat st;
+	size_t n = 0, cap = 0, off, i;
+	ssize_t got;
+	char *buf, *nl;
+	int fd = fileno(fp);
+
+	if (fflush(fp) == EOF || ferror(fp) || fstat(fd, &st) == -1)
+		err(1, "%s", path);
+	if ((buf = malloc(st.st_size + 1)) == NULL)
+		err(1, NULL);
+	for (off = 0; off < (size_t)st.st_size; off += got)
+		if ((got = pread(fd, buf + off, st.st_size - off, off)) <= 0)
+			err(1, "%s", path);
+	buf[off] = '\n';
+	for (off = 0; off < (size_t)st.st_size; off = nl + 1 - buf) {
+		nl = memchr(buf + off, '\n', st.st_size + 1 - off);
+		if (n == cap && (line = reallocarray(line, cap = cap ? 2 * cap :
+		    4096, sizeof(*line))) == NULL)
+			err(1, NULL);
+		line[n].start = strtoll(buf + off, NULL, 10);
+		line[n].off = off;
+		line[n++].len = nl + 1 - (buf + off);
+	}
+	qsort(line, n, sizeof(*line), byline);
+	if (fseeko(fp, 0, SEEK_SET) == -1 || ftruncate(fd, 0) == -1)
+		err(1, "%s", path);
+	for (i = 0; i < n; i++)
+		fwrite_unlocked(buf + line[i].off, 1, line[i].len, fp);
+	free(line);
+	free(buf);
+}
