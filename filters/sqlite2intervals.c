@@ -829,8 +829,8 @@ struct optable {
 	struct heapent	*heap;		/* least (corr, rowid) first */
 	size_t		 nheap;
 	uint32_t	*freeslots;	/* the slots not held, a stack */
-	struct heapent	 last;		/* the one the heap gave last: the
-					   next must come after it */
+	struct heapent	 last;		/* the one taken last: the next
+					   must come after it */
 	int		 next;		/* nextop's answer for e */
 	struct heapent	 e;		/* the next, where next is 1 */
 };

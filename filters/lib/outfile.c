@@ -382,7 +382,8 @@ out_bystart(FILE *fp, const char *path)
 		line[n].off = off;
 		line[n++].len = nl + 1 - (buf + off);
 	}
-	qsort(line, n, sizeof(*line), byline);
+	if (n > 1)
+		qsort(line, n, sizeof(*line), byline);
 	if (fseeko(fp, 0, SEEK_SET) == -1 || ftruncate(fd, 0) == -1)
 		err(1, "%s", path);
 	for (i = 0; i < n; i++)
