@@ -592,11 +592,12 @@ main(int argc, char *argv[])
 	struct range r;
 	struct launch ln;
 	const char *rulespath = NULL;
+	const char *outpath = NULL;	/* -o: the output there, not stdout */
 	FILE *gaps;
 	int ch, more;
 
-	while ((ch = getopt_long(argc, argv, "g:hlm:p:r:s:x", helpopt, NULL)) !=
-	    -1) {
+	while ((ch = getopt_long(argc, argv, "g:hlm:o:p:r:s:x", helpopt,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'g':
 			gapspath = optarg;
@@ -608,6 +609,9 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			pattern = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
 			break;
 		case 'p':
 			prefix = optarg;
@@ -641,6 +645,8 @@ main(int argc, char *argv[])
 	rules = rules_loadx(rulespath, xflag ? RULES_EXTENDED : 0);
 	lines_open(&rin, argv[0]);
 	launches_open(&lin, argv[1], 1);
+	if (outpath != NULL)
+		out_stdout(outpath);
 	buffer_stdout();
 
 	more = next_range(&r);
@@ -671,12 +677,11 @@ main(int argc, char *argv[])
 		nomatch();
 	if (!lflag)
 		put_facts();
+	/* With -o, the gaps too are renamed into place whole. */
 	if (gapspath != NULL) {
-		if ((gaps = fopen(gapspath, "w")) == NULL)
-			err(1, "%s", gapspath);
+		gaps = out_side(gapspath, outpath != NULL);
 		scope_ns(gaps);
-		if (ferror(gaps) || fclose(gaps) == EOF)
-			err(1, "%s", gapspath);
+		out_close(gaps, gapspath);
 	}
 	close_stdout();
 	return 0;
@@ -686,6 +691,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: inrange [-hlx] [-g gaps] [-m pattern] [-p prefix] "
-	    "[-r rules] [-s skip] ranges launches\n", status);
+	usage_exit("usage: inrange [-hlx] [-g gaps] [-m pattern] [-o output] "
+	    "[-p prefix] [-r rules] [-s skip] ranges launches\n", status);
 }
