@@ -7,9 +7,11 @@
 #	    [H3PROF_RULES=file] [CSV_PREFIX=profile_] [-j N]
 #
 # Each run directory holds a CSV pair, profile_cuda_gpu_trace.csv and
-# profile_cuda_kern_exec_trace.csv (CSV_PREFIX), and no NVTX CSV; it gets report.json, kernels.tsv, strip.tsv and gapbins.tsv
-# beside them, byte for byte those of h3report on the same paths.  The
-# common path only: see the end of this file for what it leaves out.
+# profile_cuda_kern_exec_trace.csv (CSV_PREFIX), and may hold
+# profile_nvtx_pushpop_trace.csv; it gets report.json, kernels.tsv,
+# strip.tsv and gapbins.tsv beside them, byte for byte those of h3report
+# on the same paths.  Not every case yet: see the end of this file for
+# what it leaves out.
 #
 # How it is cut: one rule a filter, each writing its outputs with -o (or
 # -f, -B), which a filter puts in place whole or not at all, so that no
@@ -119,6 +121,56 @@ kexec_csv = $*/$(CSV_PREFIX)cuda_kern_exec_trace.csv
     %/$(CSV_PREFIX)cuda_kern_exec_trace.csv
 	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
 
+# Which runs take the rules below is decided when make reads the runs.
+kexec_of = $(1:%=%/$(CSV_PREFIX)cuda_kern_exec_trace.csv)
+# A kernel-exec trace file of 0 bytes, as nsys leaves one it skipped for a
+# run without kernels: make cannot see a file's size, so one find names
+# those of all the runs at once (exec'd by make itself where the paths
+# need no quoting, as a recipe is).
+kexec_files := $(abspath $(wildcard $(call kexec_of,$(runs))))
+empty_kexecs := $(if $(kexec_files),$(shell find -L $(kexec_files) \
+    -maxdepth 0 -type f -empty))
+skipped := $(foreach r,$(runs),\
+    $(if $(filter $(abspath $(call kexec_of,$r)),$(empty_kexecs)),$r))
+# NVTX ranges: an nvtx_pushpop_trace CSV beside the kernel-exec trace, but
+# for an empty one, which launched nothing.
+nvtx_runs := $(filter-out $(skipped),$(foreach r,$(runs),\
+    $(if $(wildcard $r/$(CSV_PREFIX)nvtx_pushpop_trace.csv),$r)))
+.INTERMEDIATE: $(nvtx_runs:%=%/.report.nvtx.facts) \
+    $(foreach r,$(skipped),$(addprefix $r/.report.,kernels.facts \
+    launchlines gpu))
+
+# An empty kernel-exec trace has no launches, and its run no kernels: a
+# GPU trace with kernels beside it is a failed export, and the run fails
+# before its GPU operations are classified, so that none of its products
+# is made.
+%/.report.kernels.facts: %/.report.raw $(BIN)/tally
+	$(BIN)/tally -k kernel -p kernels. -o $@ $<
+
+failed_export = h3report: $(kexec_csv): empty (0 bytes), but the GPU trace \
+    $(gpu_csv) has kernels: a failed export (nsys leaves a kernel-exec trace \
+    empty only for a run without kernels); export it again
+$(skipped:%=%/.report.launchlines): %/.report.launchlines: \
+    %/$(CSV_PREFIX)cuda_kern_exec_trace.csv %/.report.kernels.facts
+	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/.report.kernels.facts))),printf '%s\n' "$(failed_export)" >&2; exit 1,$(file >$@))
+$(skipped:%=%/.report.gpu): %/.report.gpu: %/.report.launchlines
+
+# The NVTX facts: the ranges, the launches of the kernel-exec trace read
+# again for their threads (which the launch API intervals do not carry),
+# and inrange's join of the two.
+%/.report.ranges: %/$(CSV_PREFIX)nvtx_pushpop_trace.csv $(BIN)/nvtxranges
+	$(BIN)/nvtxranges -o $@ -- $<
+
+%/.report.launches: %/$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
+	$(BIN)/nvtxranges -t launch -o $@ -- $(kexec_csv)
+
+%/.report.nvtx.facts: %/.report.ranges %/.report.launches $(BIN)/inrange \
+    $(RULES)
+	$(BIN)/inrange -x -r $(RULES) -o $@ -- $*/.report.ranges \
+	    $*/.report.launches
+
+$(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
+
 facts = source gpu gaps idle kstream top account
 # The report, made last: it says that the products before it are done.
 # A run without GPU operations has no span to report, and a trace of
@@ -129,9 +181,9 @@ facts = source gpu gaps idle kstream top account
     %/.report.top.facts %/.report.account.facts %/.report.device.facts \
     %/.report.config.facts %/kernels.tsv %/strip.tsv %/gapbins.tsv \
     $(BIN)/reportjson $(RULES)
-	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file <$*/.report.gpu.facts))),$(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,printf '%s\n' "h3report: $(gpu_csv): $(call devices,$*/.report.device.facts) devices and 1 processes in one trace: its figures sum them; see devices in the report" >&2 && exec )$(BIN)/reportjson -x -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) $(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,$*/.report.device.facts) $*/.report.config.facts,printf '%s\n' "h3report: $(gpu_csv): no GPU operations in the trace" >&2; exit 1)
+	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file <$*/.report.gpu.facts))),$(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,printf '%s\n' "h3report: $(gpu_csv): $(call devices,$*/.report.device.facts) devices and 1 processes in one trace: its figures sum them; see devices in the report" >&2 && exec )$(BIN)/reportjson -x -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) $(filter $*/.report.nvtx.facts,$^) $(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,$*/.report.device.facts) $*/.report.config.facts,printf '%s\n' "h3report: $(gpu_csv): no GPU operations in the trace" >&2; exit 1)
 
 # Not yet here (see the report of the prototype): SQLite exports and
-# CUDA graphs, NVTX ranges, scopes (-R, -w), an empty kernel-exec trace,
-# report.err records, the error of a run named in one line, the
-# products' times set to the start, and quiet terminal lines.
+# CUDA graphs, scopes (-R, -w), report.err records, the error of a run
+# named in one line, the products' times set to the start, and quiet
+# terminal lines.
