@@ -77,7 +77,8 @@ static struct {
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: nvtxranges [-h] [-t range|launch] file\n", status);
+	usage_exit("usage: nvtxranges [-h] [-o output] [-t range|launch] file\n",
+	    status);
 }
 
 /* A time column of the current row: a non-negative integer. */
@@ -310,13 +311,16 @@ int
 main(int argc, char *argv[])
 {
 	char magic[16];
-	const char *type = "range";
+	const char *type = "range", *outpath = NULL;
 	int ch, fd;
 
-	while ((ch = getopt_long(argc, argv, "ht:", helpopt, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "ho:t:", helpopt, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
+		case 'o':
+			outpath = optarg;
+			break;
 		case 't':
 			type = optarg;
 			break;
@@ -334,6 +338,8 @@ main(int argc, char *argv[])
 
 	if ((fd = open(path, O_RDONLY)) == -1)
 		err(1, "%s", path);
+	if (outpath != NULL)
+		out_stdout(outpath);
 	buffer_stdout();
 	/* An SQLite file starts so; a CSV of nsys never does. */
 	if (read(fd, magic, sizeof(magic)) == sizeof(magic) &&
