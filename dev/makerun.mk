@@ -4,14 +4,17 @@
 # without a shell between them.
 #
 #	make -f dev/makerun.mk RUNS='dir ...' [H3PROF_BIN=dir]
-#	    [H3PROF_RULES=file] [CSV_PREFIX=profile_] [-j N]
+#	    [H3PROF_RULES=file] [CSV_PREFIX=profile_]
+#	    [SQLITE_NAME=profile.sqlite] [-j N]
 #
 # Each run directory holds a CSV pair, profile_cuda_gpu_trace.csv and
 # profile_cuda_kern_exec_trace.csv (CSV_PREFIX), and may hold
-# profile_nvtx_pushpop_trace.csv; it gets report.json, kernels.tsv,
-# strip.tsv and gapbins.tsv beside them, byte for byte those of h3report
-# on the same paths.  Not every case yet: see the end of this file for
-# what it leaves out.
+# profile_nvtx_pushpop_trace.csv; or, in its place, an nsys SQLite
+# export, profile.sqlite (SQLITE_NAME), without NVTX ranges (the pair wins
+# where there are both).  It gets report.json, kernels.tsv, strip.tsv and
+# gapbins.tsv beside them, byte for byte those of h3report on the same
+# paths.  Not every case yet: see the end of this file for what it leaves
+# out.
 #
 # How it is cut: one rule a filter, each writing its outputs with -o (or
 # -f, -B), which a filter puts in place whole or not at all, so that no
@@ -19,10 +22,13 @@
 # without shell syntax is run without /bin/sh).  What passes between the
 # filters lies in hidden files of the run directory, .report.NAME: they
 # are intermediate files of the chain, which make removes once the goals
-# are made, and no pattern of runs takes them.  The few decisions made of
-# the facts (the span of the strip, a run without GPU work, several
-# devices) are make's, from $(file <) in a recipe, which make expands only
-# once its prerequisites are made.
+# are made, and no pattern of runs takes them.  The pair and the export
+# have readers of their own, and the rest is shared: of two pattern rules
+# for one file make takes the first whose prerequisites are there.  The
+# few decisions made of the facts (the span of the strip, a run without
+# GPU work, several devices or processes, CUDA graph launches) are make's,
+# from $(file <) in a recipe, which make expands only once its
+# prerequisites are made.
 .DELETE_ON_ERROR:
 .SUFFIXES:
 SHELL := /bin/sh
@@ -34,6 +40,7 @@ here := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 H3PROF_BIN ?= $(here)/../build/bin
 H3PROF_RULES ?= $(here)/../rules/h3.rules
 CSV_PREFIX ?= profile_
+SQLITE_NAME ?= profile.sqlite
 BIN := $(H3PROF_BIN)
 RULES := $(H3PROF_RULES)
 RUNS ?=
@@ -47,7 +54,7 @@ all: $(foreach r,$(runs),$(products:%=$r/%))
 # A rule's other outputs are not intermediate to make by themselves:
 # named here, they are removed with the rest.
 .INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/.report.,api memory \
-    device.facts))
+    device.facts ops export.facts))
 
 empty :=
 tab := $(empty)	$(empty)
@@ -60,6 +67,7 @@ devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
 
 gpu_csv = $*/$(CSV_PREFIX)cuda_gpu_trace.csv
 kexec_csv = $*/$(CSV_PREFIX)cuda_kern_exec_trace.csv
+export_db = $*/$(SQLITE_NAME)
 
 # The readers: each trace read once, its lines written in start order,
 # sorted where the trace is not (-s).  The launch API intervals bare (for
@@ -74,6 +82,36 @@ kexec_csv = $*/$(CSV_PREFIX)cuda_kern_exec_trace.csv
     $(BIN)/csv2intervals
 	$(BIN)/csv2intervals -s -m $*/.report.memory -o $*/.report.raw \
 	    -- $(gpu_csv)
+
+# The readers of an export, to the same lines.  Its CUDA graph launches
+# (--cuda-graph-trace=graph), which no kernel table holds, count as GPU
+# operations of kind other, merged in by start, as h3report counts them:
+# exportinfo -g -i, one pass, no shell.  Without any, the operations are
+# those read, under a second name (a hard link, no copy).  The export's
+# NVTX ranges are not yet here: such an export is refused before any
+# product is made, not reported without them.
+%/.report.api %/.report.launchlines: %/$(SQLITE_NAME) $(BIN)/sqlite2intervals
+	$(BIN)/sqlite2intervals -b -t launch -l $*/.report.launchlines \
+	    -o $*/.report.api -- $(export_db)
+
+%/.report.ops %/.report.memory: %/$(SQLITE_NAME) $(BIN)/sqlite2intervals
+	$(BIN)/sqlite2intervals -t gpu -m $*/.report.memory -o $*/.report.ops \
+	    -- $(export_db)
+
+%/.report.export.facts: %/$(SQLITE_NAME) $(BIN)/exportinfo
+	$(BIN)/exportinfo -o $@ -- $(export_db)
+
+%/.report.export.ranges: %/$(SQLITE_NAME) $(BIN)/nvtxranges
+	$(BIN)/nvtxranges -o $@ -- $(export_db)
+
+nvtx_refused = printf '%s\n' "makerun.mk: $(export_db): NVTX ranges: not \
+    yet reported here (dev/makerun.mk); h3report reports them" >&2; exit 1
+has_graphs = $(call fact,graphs.launches,$*/.report.export.facts)
+with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
+%/.report.raw: %/.report.ops %/.report.export.facts \
+    %/.report.export.ranges $(BIN)/exportinfo
+	$(if $(file <$*/.report.export.ranges),$(nvtx_refused),$(if \
+	    $(has_graphs),$(with_graphs),ln -f -- $< $@))
 
 %/.report.gpu: %/.report.raw $(BIN)/classify $(RULES)
 	$(BIN)/classify -x -r $(RULES) -o $@ $<
@@ -112,14 +150,39 @@ kexec_csv = $*/$(CSV_PREFIX)cuda_kern_exec_trace.csv
 	    -o $@ -- $<
 
 # The run's name: the last part of its directory's physical path.
-%/.report.config.facts: %/$(CSV_PREFIX)cuda_gpu_trace.csv $(BIN)/runconfig
+%/.report.config.facts: $(BIN)/runconfig
 	$(BIN)/runconfig -o $@ -- $(notdir $(realpath $*))
 
 # The traces as given, written by make itself (no process).  The run
 # paths are those make can carry: no tab, newline or backslash to escape.
+# An export is both traces.
 %/.report.source.facts: %/$(CSV_PREFIX)cuda_gpu_trace.csv \
     %/$(CSV_PREFIX)cuda_kern_exec_trace.csv
 	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
+
+%/.report.source.facts: %/$(SQLITE_NAME)
+	$(file >$@,source.gpu_trace$(tab)$(export_db))$(file >>$@,source.kernel_exec_trace$(tab)$(export_db))
+
+# What the report of $* says beyond the facts, of its device facts and
+# $(call ...,EXPORTFACTS), the export's (none of a pair): the devices, the
+# processes doing GPU work (0 unless an export says), the CUDA graph
+# launches and those of them whose kernels the trace lacks.
+ndevices = $(call devices,$*/.report.device.facts)
+nprocesses = $(or $(if $1,$(call fact,processes,$1)),0)
+graph_launches = $(or $(if $1,$(call fact,graphs.launches,$1)),0)
+graphs_hidden = $(or $(if $1,$(call fact,graphs.hidden,$1)),0)
+# Nonempty for a trace of several devices or processes.
+several = $(filter-out 0 1,$(ndevices) $(call nprocesses,$1))
+# $(call warnings,TRACE,EXPORTFACTS): h3report's warnings of the trace,
+# each a quoted word for printf.
+warnings = $(if $(filter-out 0,$(call graphs_hidden,$2)),"h3report: $1: \
+    $(call graphs_hidden,$2) of $(call graph_launches,$2) CUDA graph \
+    launches show none of their kernels (nsys --cuda-graph-trace=graph): \
+    the component table misses them; profile with \
+    --cuda-graph-trace=node to see them") $(if $(call several,$2),\
+    "h3report: $1: $(ndevices) devices and $(if $(filter-out 0 \
+    1,$(call nprocesses,$2)),$(call nprocesses,$2),1) processes in one \
+    trace: its figures sum them; see devices in the report")
 
 # Which runs take the rules below is decided when make reads the runs.
 kexec_of = $(1:%=%/$(CSV_PREFIX)cuda_kern_exec_trace.csv)
@@ -172,18 +235,33 @@ $(skipped:%=%/.report.gpu): %/.report.gpu: %/.report.launchlines
 $(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
 
 facts = source gpu gaps idle kstream top account
-# The report, made last: it says that the products before it are done.
-# A run without GPU operations has no span to report, and a trace of
-# several devices says that its figures sum them: only then does the
-# recipe need a shell.
-%/report.json: %/.report.source.facts %/.report.gpu.facts \
+# $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last:
+# it says that the products before it are done.  A run without GPU
+# operations has no span to report, and a trace of several devices or
+# processes, or of graph launches, says so: only then does the recipe
+# need a shell.  The device facts (and the export's) are in the report
+# where they tell something: several devices or processes, or graphs.
+report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
+    <$*/.report.gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
+    '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
+    -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) \
+    $(filter $*/.report.nvtx.facts,$^) $(if $(call \
+    several,$2)$(filter-out 0,$(call graph_launches,$2)), \
+    $*/.report.device.facts $2) $*/.report.config.facts,printf '%s\n' \
+    "h3report: $1: no GPU operations in the trace" >&2; exit 1)
+
+report_facts = %/.report.source.facts %/.report.gpu.facts \
     %/.report.gaps.facts %/.report.idle.facts %/.report.kstream.facts \
     %/.report.top.facts %/.report.account.facts %/.report.device.facts \
     %/.report.config.facts %/kernels.tsv %/strip.tsv %/gapbins.tsv \
     $(BIN)/reportjson $(RULES)
-	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file <$*/.report.gpu.facts))),$(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,printf '%s\n' "h3report: $(gpu_csv): $(call devices,$*/.report.device.facts) devices and 1 processes in one trace: its figures sum them; see devices in the report" >&2 && exec )$(BIN)/reportjson -x -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) $(filter $*/.report.nvtx.facts,$^) $(if $(filter 0 1,$(call devices,$*/.report.device.facts)),,$*/.report.device.facts) $*/.report.config.facts,printf '%s\n' "h3report: $(gpu_csv): no GPU operations in the trace" >&2; exit 1)
+%/report.json: %/$(CSV_PREFIX)cuda_gpu_trace.csv $(report_facts)
+	$(call report,$(gpu_csv))
 
-# Not yet here (see the report of the prototype): SQLite exports and
-# CUDA graphs, scopes (-R, -w), report.err records, the error of a run
-# named in one line, the products' times set to the start, and quiet
-# terminal lines.
+%/report.json: %/$(SQLITE_NAME) %/.report.export.facts $(report_facts)
+	$(call report,$(export_db),$*/.report.export.facts)
+
+# Not yet here (see the report of the prototype): NVTX ranges of an
+# export, scopes (-R, -w), report.err records, the error of a run named
+# in one line, the products' times set to the start, and quiet terminal
+# lines.

@@ -43,14 +43,17 @@ static const char *path;
 static sqlite3 *db;
 /* -g: write the graph launches as interval lines instead of facts. */
 static int gflag;
+/* -i: the interval lines, in start order, to merge the graph launches into. */
+static const char *ivpath;
+static struct ivin ivs;
 /* -p: the prefix of every fact. */
 static const char *prefix = "";
 
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: exportinfo [-gh] [-p prefix] file.sqlite\n",
-	    status);
+	usage_exit("usage: exportinfo [-gh] [-i intervals] [-o output] "
+	    "[-p prefix] file.sqlite\n", status);
 }
 
 /* Prepare a query; step it with next. */
@@ -103,25 +106,42 @@ put_id(sqlite3_stmt *st, int col)
 		printf("%lld", (long long)sqlite3_column_int64(st, col));
 }
 
-/* The graph launches as interval lines, kind other, by start. */
+/* The next line of -i's intervals into iv: 0 at their end, or without -i. */
+static int
+nextline(struct interval *iv)
+{
+	return ivpath != NULL && ivin_next(&ivs, iv);
+}
+
+/*
+ * The graph launches as interval lines, kind other, by start; with -i,
+ * merged into its lines as a stable merge by start of the two would
+ * place them (sort -m -s -k1,1n INTERVALS LAUNCHES): of a line and a
+ * launch that start together, the line first.
+ */
 static void
 graphlines(void)
 {
-	sqlite3_stmt *st;
+	struct interval iv;
+	sqlite3_stmt *st = NULL;
+	int64_t start;
+	int more;
 
-	if (!export_hastable(db, path, GRAPH_TRACE))
-		return;
-	st = query("SELECT start, end, deviceId, streamId, graphId FROM "
-	    GRAPH_TRACE " ORDER BY start, rowid");
-	while (next(st)) {
+	more = nextline(&iv);
+	if (export_hastable(db, path, GRAPH_TRACE))
+		st = query("SELECT start, end, deviceId, streamId, graphId"
+		    " FROM " GRAPH_TRACE " ORDER BY start, rowid");
+	while (st != NULL && next(st)) {
 		if (sqlite3_column_type(st, 0) != SQLITE_INTEGER ||
 		    sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
 		    sqlite3_column_int64(st, 0) < 0 ||
 		    sqlite3_column_int64(st, 1) < sqlite3_column_int64(st, 0))
 			errx(1, "%s: %s: a start or end that is not a time",
 			    path, GRAPH_TRACE);
-		printf("%lld\t%lld\tother\t",
-		    (long long)sqlite3_column_int64(st, 0),
+		start = sqlite3_column_int64(st, 0);
+		for (; more && iv.start <= start; more = nextline(&iv))
+			put_interval(&iv);
+		printf("%lld\t%lld\tother\t", (long long)start,
 		    (long long)sqlite3_column_int64(st, 1));
 		put_id(st, 2);
 		putchar_unlocked('\t');
@@ -129,6 +149,8 @@ graphlines(void)
 		printf("\t-\t[CUDA graph %lld]\n",
 		    (long long)sqlite3_column_int64(st, 4));
 	}
+	for (; more; more = nextline(&iv))
+		put_interval(&iv);
 }
 
 /*
@@ -243,15 +265,23 @@ facts(void)
 int
 main(int argc, char *argv[])
 {
+	const char *outpath = NULL;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "ghp:", helpopt, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "ghi:o:p:", helpopt, NULL)) !=
+	    -1) {
 		switch (ch) {
 		case 'g':
 			gflag = 1;
 			break;
 		case 'h':
 			usage(0);
+		case 'i':
+			ivpath = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
 		case 'p':
 			prefix = optarg;
 			break;
@@ -261,11 +291,15 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 1)
+	if (argc != 1 || (ivpath != NULL && !gflag))
 		usage(EXIT_USAGE);
 	path = argv[0];
 
 	db = export_open(path);
+	if (ivpath != NULL)
+		ivin_open(&ivs, ivpath, 1);
+	if (outpath != NULL)
+		out_stdout(outpath);
 	buffer_stdout();
 	if (gflag)
 		graphlines();
@@ -273,6 +307,8 @@ main(int argc, char *argv[])
 		facts();
 	if (sqlite3_close(db) != SQLITE_OK)
 		export_err(db, path);
+	if (ivpath != NULL)
+		ivin_close(&ivs);
 	close_stdout();
 	return 0;
 }

@@ -179,6 +179,8 @@ static int bflag;
 static int kflag;
 /* -m: the memory lines of the copies and memsets, and their file. */
 static const char *mempath;
+/* -o: the file of the lines, written whole or not at all. */
+static const char *outpath;
 static FILE *memfp;
 /* The export. */
 static sqlite3 *db;
@@ -213,7 +215,7 @@ static _Noreturn void
 usage(int status)
 {
 	usage_exit("usage: sqlite2intervals [-bhk] [-l launches] [-m memory] "
-	    "[-t gpu|launch] file.sqlite\n", status);
+	    "[-o output] [-t gpu|launch] file.sqlite\n", status);
 }
 
 /* Exit unless the export has the table. */
@@ -1367,7 +1369,7 @@ launches(void)
 	}
 	if (fflush(stdout) == EOF || (out = dup(STDOUT_FILENO)) == -1 ||
 	    dup2(tmp, STDOUT_FILENO) == -1)
-		err(1, "stdout");
+		err(1, "%s", out_stdout_name());
 	joined = 0;
 	if (setjmp(failed) == 0) {
 		joinfail = &failed;
@@ -1400,7 +1402,7 @@ launches(void)
 		joined = 0;
 	}
 	if (dup2(out, STDOUT_FILENO) == -1)
-		err(1, "stdout");
+		err(1, "%s", out_stdout_name());
 	if (joined) {
 		if (lseek(tmp, 0, SEEK_SET) == -1)
 			err(1, "temporary file");
@@ -1408,7 +1410,7 @@ launches(void)
 			for (off = 0; off < n; off += w)
 				if ((w = write(STDOUT_FILENO, buf + off,
 				    n - off)) == -1)
-					err(1, "stdout");
+					err(1, "%s", out_stdout_name());
 		if (n == -1)
 			err(1, "temporary file");
 	} else	/* What the join wrote goes with the file, unread. */
@@ -1423,7 +1425,7 @@ main(int argc, char *argv[])
 	const char *type = "gpu";
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "bhkl:m:t:", helpopt, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "bhkl:m:o:t:", helpopt, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'b':
@@ -1440,6 +1442,9 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			mempath = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
 			break;
 		case 't':
 			type = optarg;
@@ -1462,12 +1467,15 @@ main(int argc, char *argv[])
 	    SQLITE_DETERMINISTIC, NULL, NULL, startorder_step,
 	    startorder_final) != SQLITE_OK)
 		export_err(db, path);
+	if (outpath != NULL)
+		out_stdout(outpath);
 	/* glibc ignores the size unless it is given the buffer too. */
 	buffer_stdout();
-	if (mempath != NULL && (memfp = fopen(mempath, "w")) == NULL)
-		err(1, "%s", mempath);
-	if (launchpath != NULL && (launchfp = fopen(launchpath, "w")) == NULL)
-		err(1, "%s", launchpath);
+	/* With -o, each output is renamed into place whole, or left out. */
+	if (mempath != NULL)
+		memfp = out_side(mempath, outpath != NULL);
+	if (launchpath != NULL)
+		launchfp = out_side(launchpath, outpath != NULL);
 
 	if (strcmp(type, "gpu") == 0)
 		gpu();
@@ -1477,10 +1485,10 @@ main(int argc, char *argv[])
 	sqlite3_finalize(nameq);
 	if (sqlite3_close(db) != SQLITE_OK)
 		export_err(db, path);
-	if (memfp != NULL && (ferror(memfp) || fclose(memfp) == EOF))
-		err(1, "%s", mempath);
-	if (launchfp != NULL && (ferror(launchfp) || fclose(launchfp) == EOF))
-		err(1, "%s", launchpath);
+	if (memfp != NULL)
+		out_close(memfp, mempath);
+	if (launchfp != NULL)
+		out_close(launchfp, launchpath);
 	close_stdout();
 	return 0;
 }
