@@ -10,11 +10,11 @@
 # Each run directory holds a CSV pair, profile_cuda_gpu_trace.csv and
 # profile_cuda_kern_exec_trace.csv (CSV_PREFIX), and may hold
 # profile_nvtx_pushpop_trace.csv; or, in its place, an nsys SQLite
-# export, profile.sqlite (SQLITE_NAME), without NVTX ranges (the pair wins
-# where there are both).  It gets report.json, kernels.tsv, strip.tsv and
-# gapbins.tsv beside them, byte for byte those of h3report on the same
-# paths.  Not every case yet: see the end of this file for what it leaves
-# out.
+# export, profile.sqlite (SQLITE_NAME), with NVTX ranges or without (the
+# pair wins where there are both).  It gets report.json, kernels.tsv,
+# strip.tsv and gapbins.tsv beside them, byte for byte those of h3report
+# on the same paths.  Not every case yet: see the end of this file for
+# what it leaves out.
 #
 # How it is cut: one rule a filter, each writing its outputs with -o (or
 # -f, -B), which a filter puts in place whole or not at all, so that no
@@ -26,9 +26,9 @@
 # have readers of their own, and the rest is shared: of two pattern rules
 # for one file make takes the first whose prerequisites are there.  The
 # few decisions made of the facts (the span of the strip, a run without
-# GPU work, several devices or processes, CUDA graph launches) are make's,
-# from $(file <) in a recipe, which make expands only once its
-# prerequisites are made.
+# GPU work, several devices or processes, CUDA graph launches, whether an
+# export has NVTX ranges) are make's, from $(file <) in a recipe, which
+# make expands only once its prerequisites are made.
 .DELETE_ON_ERROR:
 .SUFFIXES:
 SHELL := /bin/sh
@@ -51,10 +51,10 @@ products := report.json kernels.tsv strip.tsv gapbins.tsv
 runs := $(patsubst %/,%,$(RUNS))
 all: $(foreach r,$(runs),$(products:%=$r/%))
 .PHONY: all
-# A rule's other outputs are not intermediate to make by themselves:
-# named here, they are removed with the rest.
+# A rule's other outputs, and the export's ranges, which two rules of
+# the chain take, make keeps: named here, they are removed with the rest.
 .INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/.report.,api memory \
-    device.facts ops export.facts))
+    device.facts ops export.facts export.ranges))
 
 empty :=
 tab := $(empty)	$(empty)
@@ -87,9 +87,7 @@ export_db = $*/$(SQLITE_NAME)
 # (--cuda-graph-trace=graph), which no kernel table holds, count as GPU
 # operations of kind other, merged in by start, as h3report counts them:
 # exportinfo -g -i, one pass, no shell.  Without any, the operations are
-# those read, under a second name (a hard link, no copy).  The export's
-# NVTX ranges are not yet here: such an export is refused before any
-# product is made, not reported without them.
+# those read, under a second name (a hard link, no copy).
 %/.report.api %/.report.launchlines: %/$(SQLITE_NAME) $(BIN)/sqlite2intervals
 	$(BIN)/sqlite2intervals -b -t launch -l $*/.report.launchlines \
 	    -o $*/.report.api -- $(export_db)
@@ -101,17 +99,10 @@ export_db = $*/$(SQLITE_NAME)
 %/.report.export.facts: %/$(SQLITE_NAME) $(BIN)/exportinfo
 	$(BIN)/exportinfo -o $@ -- $(export_db)
 
-%/.report.export.ranges: %/$(SQLITE_NAME) $(BIN)/nvtxranges
-	$(BIN)/nvtxranges -o $@ -- $(export_db)
-
-nvtx_refused = printf '%s\n' "makerun.mk: $(export_db): NVTX ranges: not \
-    yet reported here (dev/makerun.mk); h3report reports them" >&2; exit 1
 has_graphs = $(call fact,graphs.launches,$*/.report.export.facts)
 with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
-%/.report.raw: %/.report.ops %/.report.export.facts \
-    %/.report.export.ranges $(BIN)/exportinfo
-	$(if $(file <$*/.report.export.ranges),$(nvtx_refused),$(if \
-	    $(has_graphs),$(with_graphs),ln -f -- $< $@))
+%/.report.raw: %/.report.ops %/.report.export.facts $(BIN)/exportinfo
+	$(if $(has_graphs),$(with_graphs),ln -f -- $< $@)
 
 %/.report.gpu: %/.report.raw $(BIN)/classify $(RULES)
 	$(BIN)/classify -x -r $(RULES) -o $@ $<
@@ -234,6 +225,22 @@ $(skipped:%=%/.report.gpu): %/.report.gpu: %/.report.launchlines
 
 $(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
 
+# The NVTX facts of an export, as those of the CSVs: its ranges (none
+# where it has no NVTX table, or an empty one), the launches read again
+# only where it has ranges, as h3report reads them, and inrange's join,
+# empty without ranges, which the report takes as no ranges.
+%/.report.export.ranges: %/$(SQLITE_NAME) $(BIN)/nvtxranges
+	$(BIN)/nvtxranges -o $@ -- $(export_db)
+
+%/.report.export.launches: %/.report.export.ranges %/$(SQLITE_NAME) \
+    $(BIN)/nvtxranges
+	$(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- \
+	    $(export_db),$(file >$@))
+
+%/.report.export.nvtx.facts: %/.report.export.ranges \
+    %/.report.export.launches $(BIN)/inrange $(RULES)
+	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/.report.export.launches
+
 facts = source gpu gaps idle kstream top account
 # $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last:
 # it says that the products before it are done.  A run without GPU
@@ -245,8 +252,8 @@ report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     <$*/.report.gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
     -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) \
-    $(filter $*/.report.nvtx.facts,$^) $(if $(call \
-    several,$2)$(filter-out 0,$(call graph_launches,$2)), \
+    $(filter $*/.report.nvtx.facts $*/.report.export.nvtx.facts,$^) \
+    $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
     $*/.report.device.facts $2) $*/.report.config.facts,printf '%s\n' \
     "h3report: $1: no GPU operations in the trace" >&2; exit 1)
 
@@ -258,10 +265,10 @@ report_facts = %/.report.source.facts %/.report.gpu.facts \
 %/report.json: %/$(CSV_PREFIX)cuda_gpu_trace.csv $(report_facts)
 	$(call report,$(gpu_csv))
 
-%/report.json: %/$(SQLITE_NAME) %/.report.export.facts $(report_facts)
+%/report.json: %/$(SQLITE_NAME) %/.report.export.facts \
+    %/.report.export.nvtx.facts $(report_facts)
 	$(call report,$(export_db),$*/.report.export.facts)
 
-# Not yet here (see the report of the prototype): NVTX ranges of an
-# export, scopes (-R, -w), report.err records, the error of a run named
-# in one line, the products' times set to the start, and quiet terminal
-# lines.
+# Not yet here (see the report of the prototype): scopes (-R, -w),
+# report.err records, the error of a run named in one line, the products'
+# times set to the start, and quiet terminal lines.
