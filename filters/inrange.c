@@ -647,6 +647,8 @@ main(int argc, char *argv[])
 	launches_open(&lin, argv[1], 1);
 	if (outpath != NULL)
 		out_stdout(outpath);
+	/* With -o, the gaps too are renamed into place whole. */
+	gaps = gapspath != NULL ? out_side(gapspath, outpath != NULL) : NULL;
 	buffer_stdout();
 
 	more = next_range(&r);
@@ -677,9 +679,7 @@ main(int argc, char *argv[])
 		nomatch();
 	if (!lflag)
 		put_facts();
-	/* With -o, the gaps too are renamed into place whole. */
-	if (gapspath != NULL) {
-		gaps = out_side(gapspath, outpath != NULL);
+	if (gaps != NULL) {
 		scope_ns(gaps);
 		out_close(gaps, gapspath);
 	}
