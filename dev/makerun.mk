@@ -51,10 +51,10 @@ products := report.json kernels.tsv strip.tsv gapbins.tsv
 runs := $(patsubst %/,%,$(RUNS))
 all: $(foreach r,$(runs),$(products:%=$r/%))
 .PHONY: all
-# A rule's other outputs, and the export's ranges, which two rules of
-# the chain take, make keeps: named here, they are removed with the rest.
+# A rule's other outputs, and the ranges, which two rules of the chain
+# take, make keeps: named here, they are removed with the rest.
 .INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/.report.,api memory \
-    device.facts ops export.facts export.ranges))
+    device.facts ops export.facts ranges))
 
 empty :=
 tab := $(empty)	$(empty)
@@ -209,37 +209,33 @@ $(skipped:%=%/.report.launchlines): %/.report.launchlines: \
 	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/.report.kernels.facts))),printf '%s\n' "$(failed_export)" >&2; exit 1,$(file >$@))
 $(skipped:%=%/.report.gpu): %/.report.gpu: %/.report.launchlines
 
-# The NVTX facts: the ranges, the launches of the kernel-exec trace read
-# again for their threads (which the launch API intervals do not carry),
-# and inrange's join of the two.
+# The NVTX facts: the ranges, of the pair's NVTX CSV or of the export
+# (none where it has no NVTX table, or an empty one); the launches of the
+# kernel-exec trace read again for their threads (which the launch API
+# intervals do not carry), only where there are ranges, as h3report reads
+# them; and inrange's join of the two, empty without ranges, which the
+# report takes as none.
 %/.report.ranges: %/$(CSV_PREFIX)nvtx_pushpop_trace.csv $(BIN)/nvtxranges
 	$(BIN)/nvtxranges -o $@ -- $<
 
-%/.report.launches: %/$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
-	$(BIN)/nvtxranges -t launch -o $@ -- $(kexec_csv)
+%/.report.ranges: %/$(SQLITE_NAME) $(BIN)/nvtxranges
+	$(BIN)/nvtxranges -o $@ -- $(export_db)
+
+# $(call launches,TRACE): the recipe of the launches of TRACE.
+launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
+    >$@))
+%/.report.launches: %/.report.ranges \
+    %/$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
+	$(call launches,$(kexec_csv))
+
+%/.report.launches: %/.report.ranges %/$(SQLITE_NAME) $(BIN)/nvtxranges
+	$(call launches,$(export_db))
 
 %/.report.nvtx.facts: %/.report.ranges %/.report.launches $(BIN)/inrange \
     $(RULES)
-	$(BIN)/inrange -x -r $(RULES) -o $@ -- $*/.report.ranges \
-	    $*/.report.launches
+	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/.report.launches
 
 $(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
-
-# The NVTX facts of an export, as those of the CSVs: its ranges (none
-# where it has no NVTX table, or an empty one), the launches read again
-# only where it has ranges, as h3report reads them, and inrange's join,
-# empty without ranges, which the report takes as no ranges.
-%/.report.export.ranges: %/$(SQLITE_NAME) $(BIN)/nvtxranges
-	$(BIN)/nvtxranges -o $@ -- $(export_db)
-
-%/.report.export.launches: %/.report.export.ranges %/$(SQLITE_NAME) \
-    $(BIN)/nvtxranges
-	$(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- \
-	    $(export_db),$(file >$@))
-
-%/.report.export.nvtx.facts: %/.report.export.ranges \
-    %/.report.export.launches $(BIN)/inrange $(RULES)
-	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/.report.export.launches
 
 facts = source gpu gaps idle kstream top account
 # $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last:
@@ -252,7 +248,7 @@ report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     <$*/.report.gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
     -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) \
-    $(filter $*/.report.nvtx.facts $*/.report.export.nvtx.facts,$^) \
+    $(filter $*/.report.nvtx.facts,$^) \
     $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
     $*/.report.device.facts $2) $*/.report.config.facts,printf '%s\n' \
     "h3report: $1: no GPU operations in the trace" >&2; exit 1)
@@ -266,7 +262,7 @@ report_facts = %/.report.source.facts %/.report.gpu.facts \
 	$(call report,$(gpu_csv))
 
 %/report.json: %/$(SQLITE_NAME) %/.report.export.facts \
-    %/.report.export.nvtx.facts $(report_facts)
+    %/.report.nvtx.facts $(report_facts)
 	$(call report,$(export_db),$*/.report.export.facts)
 
 # Not yet here (see the report of the prototype): scopes (-R, -w),
