@@ -105,16 +105,24 @@ struct pending {
 	int		 kernel;	/* of kind kernel */
 };
 
-/* A pending operation's place in the heap: its start and its slot. */
-struct pslot {
+/*
+ * Entries by start, the first pushed first of those of one start: a
+ * queue of those pushed in that order, which nearly all are (calls come
+ * in order, and their operations start in it), and a heap of the rest.
+ * Where one comes in before the queue's tail, the tail's entries after
+ * it go to the heap, so that one far ahead costs the heap it alone.
+ */
+struct startent {
 	int64_t		 start;
-	size_t		 slot;		/* in pend */
+	uint64_t	 seq;		/* its place in the pushing */
+	size_t		 val;		/* the slot or stream it is of */
 };
-
-/* A call's queue entry: it leaves the queue as its first op starts. */
-struct queued {
-	int64_t		 start;
-	size_t		 stream;	/* index in streams */
+struct startq {
+	struct startent	*q;		/* q[head..head+n), in order */
+	size_t		 head, n, cap;
+	struct startent	*heap;		/* least first */
+	size_t		 nheap, heapcap;
+	uint64_t	 seq;
 };
 
 /* A histogram of ns, exact below 256, else to 1/128 of the value. */
@@ -145,10 +153,9 @@ static int64_t		 nbusy;
 static int		 shared = 1;
 static int64_t		 nshared;
 
-/* Launch operations awaiting their trace line: a heap by start of their
-   slots in pend, whose free slots are a stack. */
-static struct pslot	*heap;
-static size_t		 nheap, heapcap;
+/* Launch operations awaiting their trace line: their slots in pend by
+   start, whose free slots are a stack. */
+static struct startq	 pendq;
 static struct pending	*pend;
 static size_t		 npend, pendcap;
 static size_t		*freeslot;	/* room for pendcap */
@@ -159,9 +166,8 @@ static size_t		 natnow, atnowcap;
 static int64_t		 now = -1;
 /* Launch lines whose operation is not in the trace. */
 static int64_t		 unmatched;
-/* The calls queued: a heap by the start of their first operation. */
-static struct queued	*qheap;
-static size_t		 nqheap, qheapcap;
+/* The calls queued: their streams by the start of their first operation. */
+static struct startq	 callq;
 
 /* The operations of the call being read (a graph launch has many). */
 static struct pending	*call;
@@ -500,40 +506,104 @@ timeline_end(struct timeline *t)
 	busy_flush(t);
 }
 
-/* Heaps by start: push and pop of a struct pslot or struct queued. */
-#define HEAP_UP(a, n, T) do {						\
-	size_t i_ = (n), p_;						\
-	T e_ = (a)[i_];							\
-	for (; i_ > 0 && (a)[p_ = (i_ - 1) / 2].start > e_.start;	\
-	    i_ = p_)							\
-		(a)[i_] = (a)[p_];					\
-	(a)[i_] = e_;							\
-} while (0)
-#define HEAP_DOWN(a, n, T) do {						\
-	size_t i_ = 0, c_;						\
-	T e_ = (a)[0];							\
-	for (; (c_ = 2 * i_ + 1) < (n); i_ = c_) {			\
-		if (c_ + 1 < (n) && (a)[c_ + 1].start < (a)[c_].start)	\
-			c_++;						\
-		if ((a)[c_].start >= e_.start)				\
-			break;						\
-		(a)[i_] = (a)[c_];					\
-	}								\
-	(a)[i_] = e_;							\
-} while (0)
+/* Whether a comes before b. */
+static int
+startbefore(const struct startent *a, const struct startent *b)
+{
+	return a->start != b->start ? a->start < b->start : a->seq < b->seq;
+}
+
+static void
+startheap_push(struct startq *sq, const struct startent *e)
+{
+	size_t i, up;
+
+	sq->heap = grow(sq->heap, &sq->heapcap, sq->nheap, sizeof(*sq->heap));
+	for (i = sq->nheap++; i > 0 &&
+	    startbefore(e, &sq->heap[up = (i - 1) / 2]); i = up)
+		sq->heap[i] = sq->heap[up];
+	sq->heap[i] = *e;
+}
+
+/* Push val, of start. */
+static void
+startq_push(struct startq *sq, int64_t start, size_t val)
+{
+	struct startent e = { start, sq->seq++, val };
+
+	/* Of one start, the tail was pushed first: it stays before e. */
+	while (sq->n > 0 && sq->q[sq->head + sq->n - 1].start > start)
+		startheap_push(sq, &sq->q[sq->head + --sq->n]);
+	/* Moved down once half is free, so that each entry moves once. */
+	if (sq->head + sq->n == sq->cap) {
+		if (sq->head > 0 && sq->head >= sq->n) {
+			memmove(sq->q, sq->q + sq->head, sq->n * sizeof(*sq->q));
+			sq->head = 0;
+		} else
+			sq->q = grow(sq->q, &sq->cap, sq->cap, sizeof(*sq->q));
+	}
+	sq->q[sq->head + sq->n++] = e;
+}
+
+/* The least entry, or NULL where there is none. */
+static const struct startent *
+startq_least(const struct startq *sq)
+{
+	if (sq->n == 0)
+		return sq->nheap > 0 ? &sq->heap[0] : NULL;
+	if (sq->nheap > 0 && startbefore(&sq->heap[0], &sq->q[sq->head]))
+		return &sq->heap[0];
+	return &sq->q[sq->head];
+}
+
+/* Take the least entry off, there being one: its val. */
+static size_t
+startq_pop(struct startq *sq)
+{
+	struct startent top, last;
+	size_t i, child, up, n;
+
+	if (sq->n > 0 && (sq->nheap == 0 ||
+	    !startbefore(&sq->heap[0], &sq->q[sq->head]))) {
+		sq->n--;
+		return sq->q[sq->head++].val;
+	}
+	/* The hole goes down to a leaf by the lesser child, and the last
+	   rises from there. */
+	top = sq->heap[0];
+	last = sq->heap[n = --sq->nheap];
+	for (i = 0; (child = 2 * i + 1) < n; i = child) {
+		if (child + 1 < n &&
+		    startbefore(&sq->heap[child + 1], &sq->heap[child]))
+			child++;
+		sq->heap[i] = sq->heap[child];
+	}
+	for (; i > 0 && startbefore(&last, &sq->heap[up = (i - 1) / 2]);
+	    i = up)
+		sq->heap[i] = sq->heap[up];
+	sq->heap[i] = last;
+	return top.val;
+}
+
+/* How many entries there are. */
+static size_t
+startq_len(const struct startq *sq)
+{
+	return sq->n + sq->nheap;
+}
 
 /*
- * A pending operation goes to a slot of pend, the heap moving only its
- * start and slot.  Which of those of one start comes first is the
- * heap's: it picks the call of an operation that two could be.
+ * A pending operation goes to a slot of pend, the queue moving only its
+ * start and slot.  Of those of one start the one pushed first comes
+ * first: of two operations alike, the first takes the first call.
  */
 static void
 pending_push(const struct pending *p)
 {
-	struct pslot e;
+	size_t slot;
 
 	if (nfree > 0)
-		e.slot = freeslot[--nfree];
+		slot = freeslot[--nfree];
 	else {
 		if (npend == pendcap) {
 			pend = grow(pend, &pendcap, npend, sizeof(*pend));
@@ -541,26 +611,19 @@ pending_push(const struct pending *p)
 			    sizeof(*freeslot))) == NULL)
 				err(1, NULL);
 		}
-		e.slot = npend++;
+		slot = npend++;
 	}
-	pend[e.slot] = *p;
-	e.start = p->start;
-	heap = grow(heap, &heapcap, nheap, sizeof(*heap));
-	heap[nheap] = e;
-	HEAP_UP(heap, nheap, struct pslot);
-	nheap++;
+	pend[slot] = *p;
+	startq_push(&pendq, p->start, slot);
 }
 
 static struct pending
 pending_pop(void)
 {
-	struct pslot top = heap[0];
+	size_t slot = startq_pop(&pendq);
 
-	heap[0] = heap[--nheap];
-	if (nheap > 0)
-		HEAP_DOWN(heap, nheap, struct pslot);
-	freeslot[nfree++] = top.slot;	/* room for every slot */
-	return pend[top.slot];
+	freeslot[nfree++] = slot;	/* room for every slot */
+	return pend[slot];
 }
 
 /* A stream's depth changes at time t. */
@@ -582,15 +645,13 @@ queue_move(struct stream *s, int64_t t, int by)
 static void
 queue_drain(int64_t t)
 {
-	struct queued q;
+	const struct startent *e;
+	int64_t start;
 
-	while (nqheap > 0 && qheap[0].start <= t) {
-		q = qheap[0];
-		qheap[0] = qheap[--nqheap];
-		if (nqheap > 0)
-			HEAP_DOWN(qheap, nqheap, struct queued);
-		queue_move((struct stream *)streams.recs + q.stream, q.start,
-		    -1);
+	while ((e = startq_least(&callq)) != NULL && e->start <= t) {
+		start = e->start;
+		queue_move((struct stream *)streams.recs +
+		    startq_pop(&callq), start, -1);
 	}
 }
 
@@ -799,7 +860,6 @@ call_done(struct launches *lr)
 {
 	struct pending *p = &call[0];
 	struct stream *s;
-	struct queued q;
 	int64_t first = p->start, d;
 	size_t i;
 
@@ -826,12 +886,8 @@ call_done(struct launches *lr)
 	    callplain, &lr->in);
 	s->launched = 1;
 	if (first > p->cstart) {
-		qheap = grow(qheap, &qheapcap, nqheap, sizeof(*qheap));
-		q.start = first;
-		q.stream = s - (struct stream *)streams.recs;
-		qheap[nqheap] = q;
-		HEAP_UP(qheap, nqheap, struct queued);
-		nqheap++;
+		startq_push(&callq, first,
+		    s - (struct stream *)streams.recs);
 		queue_move(s, p->cstart, 1);
 	}
 	ncall = 0;
@@ -881,17 +937,20 @@ static const struct pending *
 match(const struct op *op)
 {
 	static struct pending found;
+	const struct startent *e;
 	int64_t start = op->iv.start;
 	size_t i;
 	int kernel = op->kind == K_KERNEL;
 
 	if (start != now) {
 		natnow = 0;
-		while (nheap > 0 && heap[0].start < start) {
+		while ((e = startq_least(&pendq)) != NULL &&
+		    e->start < start) {
 			pending_pop();
 			unmatched++;
 		}
-		while (nheap > 0 && heap[0].start == start) {
+		while ((e = startq_least(&pendq)) != NULL &&
+		    e->start == start) {
 			atnow = grow(atnow, &atnowcap, natnow,
 			    sizeof(*atnow));
 			atnow[natnow++] = pending_pop();
@@ -1451,7 +1510,7 @@ main(int argc, char *argv[])
 	ivmeet_bound(&calls_kernels, 1, INT64_MAX);
 	if (launchpath != NULL) {
 		launches_upto(&lr, INT64_MAX);
-		unmatched += nheap + natnow;
+		unmatched += startq_len(&pendq) + natnow;
 		launches_close(&lr);
 	}
 	ivmeet_end(&calls_kernels);
