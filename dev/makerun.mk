@@ -53,7 +53,7 @@ all: $(foreach r,$(runs),$(products:%=$r/%))
 .PHONY: all
 # A rule's other outputs, and the ranges, which two rules of the chain
 # take, make keeps: named here, they are removed with the rest.
-.INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/.report.,api memory \
+.INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/.report.,memory \
     device.facts ops export.facts ranges))
 
 empty :=
@@ -70,13 +70,13 @@ kexec_csv = $*/$(CSV_PREFIX)cuda_kern_exec_trace.csv
 export_db = $*/$(SQLITE_NAME)
 
 # The readers: each trace read once, its lines written in start order,
-# sorted where the trace is not (-s).  The launch API intervals bare (for
-# the unextended report; here only their launch lines are used), the GPU
-# operations with the memory lines of the copies, kernels classified.
-%/.report.api %/.report.launchlines: %/$(CSV_PREFIX)cuda_kern_exec_trace.csv \
+# sorted where the trace is not (-s).  The launch lines of the kernel-exec
+# trace, in place of its launch API intervals (-L), whose facts the
+# account gives; the GPU operations with the memory lines of the copies,
+# kernels classified.
+%/.report.launchlines: %/$(CSV_PREFIX)cuda_kern_exec_trace.csv \
     $(BIN)/csv2intervals
-	$(BIN)/csv2intervals -b -s -l $*/.report.launchlines -o $*/.report.api \
-	    -- $(kexec_csv)
+	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
 
 %/.report.raw %/.report.memory: %/$(CSV_PREFIX)cuda_gpu_trace.csv \
     $(BIN)/csv2intervals
@@ -88,9 +88,8 @@ export_db = $*/$(SQLITE_NAME)
 # operations of kind other, merged in by start, as h3report counts them:
 # exportinfo -g -i, one pass, no shell.  Without any, the operations are
 # those read, under a second name (a hard link, no copy).
-%/.report.api %/.report.launchlines: %/$(SQLITE_NAME) $(BIN)/sqlite2intervals
-	$(BIN)/sqlite2intervals -b -t launch -l $*/.report.launchlines \
-	    -o $*/.report.api -- $(export_db)
+%/.report.launchlines: %/$(SQLITE_NAME) $(BIN)/sqlite2intervals
+	$(BIN)/sqlite2intervals -b -t launch -L -o $@ -- $(export_db)
 
 %/.report.ops %/.report.memory: %/$(SQLITE_NAME) $(BIN)/sqlite2intervals
 	$(BIN)/sqlite2intervals -t gpu -m $*/.report.memory -o $*/.report.ops \

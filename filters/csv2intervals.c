@@ -162,9 +162,11 @@ static int kflag;
 /* -m: the memory lines of the GPU trace's copies and memsets. */
 static FILE *memfp;
 static const char *mempath;
-/* -l: the launch lines of the kernel-exec trace. */
+/* -l: the launch lines of the kernel-exec trace; -L: they are the
+   output, in place of the intervals. */
 static FILE *launchfp;
 static const char *launchpath;
+static int Lflag;
 /* -o: where the intervals go, whole, instead of stdout. */
 static const char *outpath;
 /*
@@ -182,7 +184,7 @@ static int fieldtoolong;
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: csv2intervals [-bhks] [-l launches] [-m memory] [-o output] [file]\n", status);
+	usage_exit("usage: csv2intervals [-bhkLs] [-l launches] [-m memory] [-o output] [file]\n", status);
 }
 
 /* libcsv's realloc: refuse to let one field grow beyond the limit. */
@@ -671,6 +673,8 @@ put_row(struct input *r)
 	p = fmt_int(p, r->start + r->dur);
 	if (launchfp != NULL && r->kexec)
 		put_launchline(r, buf, p - buf);
+	if (Lflag)
+		return;
 	if (bflag) {
 		*p++ = '\n';
 		fwrite_unlocked(buf, 1, p - buf, stdout);
@@ -820,7 +824,7 @@ main(int argc, char *argv[])
 	size_t len;
 	int ch, c;
 
-	while ((ch = getopt_long(argc, argv, "bhkl:m:o:s", helpopt,
+	while ((ch = getopt_long(argc, argv, "bhkLl:m:o:s", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -830,6 +834,9 @@ main(int argc, char *argv[])
 			usage(0);
 		case 'k':
 			kflag = 1;
+			break;
+		case 'L':
+			Lflag = 1;
 			break;
 		case 'l':
 			launchpath = optarg;
@@ -850,8 +857,9 @@ main(int argc, char *argv[])
 	argc -= optind;
 	argv += optind;
 	/* Only a file of -o's can be sorted once written. */
-	if (argc > 1 || (mempath != NULL && bflag) ||
-	    (launchpath != NULL && kflag) || (sflag && outpath == NULL))
+	if (argc > 1 || (mempath != NULL && (bflag || Lflag)) ||
+	    ((launchpath != NULL || Lflag) && kflag) ||
+	    (launchpath != NULL && Lflag) || (sflag && outpath == NULL))
 		usage(EXIT_USAGE);
 
 	lines_open(&r.in, argc == 1 ? argv[0] : "-");
@@ -863,6 +871,8 @@ main(int argc, char *argv[])
 	r.bytes = -1;
 	if (launchpath != NULL)
 		launchfp = out_side(launchpath, outpath != NULL);
+	if (Lflag)
+		launchfp = stdout;
 	strcpy(r.pid, "-");
 	strcpy(r.tid, "-");
 	buffer_stdout();
@@ -916,12 +926,12 @@ main(int argc, char *argv[])
 	lines_close(&r.in);
 	if (unsorted && sflag) {
 		out_bystart(stdout, outpath);
-		if (launchfp != NULL)
+		if (launchfp != NULL && !Lflag)
 			out_bystart(launchfp, launchpath);
 	}
 	if (memfp != NULL)
 		out_close(memfp, mempath);
-	if (launchfp != NULL)
+	if (launchfp != NULL && !Lflag)
 		out_close(launchfp, launchpath);
 	close_stdout();
 	return 0;

@@ -214,7 +214,7 @@ static struct {
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: sqlite2intervals [-bhk] [-l launches] [-m memory] "
+	usage_exit("usage: sqlite2intervals [-bhkL] [-l launches] [-m memory] "
 	    "[-o output] [-t gpu|launch] file.sqlite\n", status);
 }
 
@@ -851,10 +851,11 @@ struct lline {
 	int		 op;
 	int64_t		 rowid;
 };
-/* -l: the launch lines, and their file; whether the join writes them. */
+/* -l: the launch lines, and their file; whether the join writes them;
+   -L: they are the output, in place of the intervals. */
 static const char *launchpath;
 static FILE *launchfp;
-static int ljoin;
+static int ljoin, Lflag;
 static struct lline *lties;
 static size_t nlties, ltiescap;
 
@@ -1224,7 +1225,7 @@ join(void)
 			    t->next = nextop(t)) {
 				if (t->e.pid != pid)
 					continue;
-				if (t->op == OP_KERNEL) {
+				if (t->op == OP_KERNEL && !Lflag) {
 					if (nties > 0 && start.v != groupstart)
 						flushties();
 					groupstart = start.v;
@@ -1304,6 +1305,44 @@ launchquery(void)
 	sqlite3_finalize(st);
 }
 
+/* The join, its lines written: 1, or 0 where it could not be made. */
+static int
+tryjoin(void)
+{
+	jmp_buf failed;
+	volatile int joined = 0;
+	size_t i;
+
+	if (setjmp(failed) == 0) {
+		joinfail = &failed;
+		joined = join();
+	}
+	joinfail = NULL;
+	sqlite3_finalize(callq);
+	for (i = 0; i < noptab; i++) {
+		sqlite3_finalize(optab[i].q);
+		free(optab[i].ops);
+		free(optab[i].queue);
+		free(optab[i].heap);
+		free(optab[i].freeslots);
+	}
+	noptab = 0;
+	nties = nlties = 0;
+	return joined;
+}
+
+/* The launch lines the join wrote go, unread, for the query's. */
+static void
+relaunch(void)
+{
+	__fpurge(launchfp);
+	clearerr(launchfp);
+	if (ftruncate(fileno(launchfp), 0) == -1 ||
+	    fseek(launchfp, 0, SEEK_SET) == -1)
+		err(1, "%s", launchpath);
+	launchquery();
+}
+
 /*
  * Write the lines of cuda_kern_exec_trace, launches or their kernels.
  * nsys writes no kernel table for a run without kernels (and SKIPs the
@@ -1320,12 +1359,10 @@ launches(void)
 	static const char *const tmpdirs[] = {
 		"$SQLITE_TMPDIR", "$TMPDIR", "/var/tmp", "/usr/tmp", "/tmp", "."
 	};
-	jmp_buf failed;
 	struct stat sb;
 	ssize_t n, off, w;
 	size_t i;
-	int out, tmp;
-	volatile int joined;
+	int joined, out, tmp;
 
 	needtable(tables[SRC_RUNTIME]);
 	/*
@@ -1343,6 +1380,12 @@ launches(void)
 	if (!export_hastable(db, path, tables[SRC_KERNEL]))
 		return;
 	needtable("StringIds");
+	/* With -L, the launch lines alone, in place of the others. */
+	if (Lflag) {
+		if (ljoin && !tryjoin())
+			relaunch();
+		return;
+	}
 
 	/*
 	 * Where SQLite puts its own, the first that takes a file; with
@@ -1370,31 +1413,9 @@ launches(void)
 	if (fflush(stdout) == EOF || (out = dup(STDOUT_FILENO)) == -1 ||
 	    dup2(tmp, STDOUT_FILENO) == -1)
 		err(1, "%s", out_stdout_name());
-	joined = 0;
-	if (setjmp(failed) == 0) {
-		joinfail = &failed;
-		joined = join();
-	}
-	joinfail = NULL;
-	sqlite3_finalize(callq);
-	for (i = 0; i < noptab; i++) {
-		sqlite3_finalize(optab[i].q);
-		free(optab[i].ops);
-		free(optab[i].queue);
-		free(optab[i].heap);
-		free(optab[i].freeslots);
-	}
-	noptab = 0;
-	nties = nlties = 0;
-	if (ljoin && !joined) {
-		/* What the join wrote goes, unread. */
-		__fpurge(launchfp);
-		clearerr(launchfp);
-		if (ftruncate(fileno(launchfp), 0) == -1 ||
-		    fseek(launchfp, 0, SEEK_SET) == -1)
-			err(1, "%s", launchpath);
-		launchquery();
-	}
+	joined = tryjoin();
+	if (ljoin && !joined)
+		relaunch();
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		/* What did not fit goes with the file, unwritten. */
 		__fpurge(stdout);
@@ -1425,7 +1446,7 @@ main(int argc, char *argv[])
 	const char *type = "gpu";
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "bhkl:m:o:t:", helpopt, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "bhkLl:m:o:t:", helpopt, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'b':
@@ -1436,6 +1457,9 @@ main(int argc, char *argv[])
 			break;
 		case 'k':
 			kflag = 1;
+			break;
+		case 'L':
+			Lflag = 1;
 			break;
 		case 'l':
 			launchpath = optarg;
@@ -1457,8 +1481,9 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc != 1 || (strcmp(type, "gpu") != 0 &&
 	    strcmp(type, "launch") != 0) || (mempath != NULL &&
-	    (bflag || strcmp(type, "gpu") != 0)) || (launchpath != NULL &&
-	    (kflag || strcmp(type, "launch") != 0)))
+	    (bflag || strcmp(type, "gpu") != 0)) || ((launchpath != NULL ||
+	    Lflag) && (kflag || strcmp(type, "launch") != 0)) ||
+	    (launchpath != NULL && Lflag))
 		usage(EXIT_USAGE);
 	path = argv[0];
 
@@ -1476,6 +1501,10 @@ main(int argc, char *argv[])
 		memfp = out_side(mempath, outpath != NULL);
 	if (launchpath != NULL)
 		launchfp = out_side(launchpath, outpath != NULL);
+	if (Lflag) {
+		launchfp = stdout;
+		launchpath = out_stdout_name();
+	}
 
 	if (strcmp(type, "gpu") == 0)
 		gpu();
@@ -1487,7 +1516,7 @@ main(int argc, char *argv[])
 		export_err(db, path);
 	if (memfp != NULL)
 		out_close(memfp, mempath);
-	if (launchfp != NULL)
+	if (launchfp != NULL && !Lflag)
 		out_close(launchfp, launchpath);
 	close_stdout();
 	return 0;

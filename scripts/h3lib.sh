@@ -284,14 +284,16 @@ h3_facts() {
 	*) gpuread=("$bin/csv2intervals" ${memfile:+-m "$memfile"}) ;;
 	esac
 	# The launch lines, for the time account: of the reader of the
-	# launch API intervals, in the same pass.
+	# kernel-exec trace, in place of the launch API intervals (-L), whose
+	# facts the account gives.
+	local apifile=$t/api
 	case $kexec in
 	*.sqlite) apiread=("$bin/sqlite2intervals" -b -t launch) ;;
 	*) apiread=("$bin/csv2intervals" -b) ;;
 	esac
 	[ "$extend" -eq 0 ] || [ -n "$range$window" ] || {
-		apiread+=(-l "$t/launchlines")
-		launchfile=$t/launchlines
+		apiread+=(-L)
+		apifile=$t/launchlines launchfile=$t/launchlines
 	}
 	# A kernel-exec trace file of 0 bytes, as nsys leaves one it skipped,
 	# has no launches: : (true) reads it.  Whether it is a skip is known
@@ -299,7 +301,7 @@ h3_facts() {
 	skipped=0
 	if [[ $kexec != *.sqlite && -f $kexecin && ! -s $kexecin ]]; then
 		skipped=1
-		apiread=(:) launchfile=$t/launches
+		apiread=(:) apifile=$t/api launchfile=$t/launches
 	fi
 
 	# is_export FILE: whether FILE is an SQLite file; one named .sqlite
@@ -352,9 +354,10 @@ h3_facts() {
 	}
 
 	# ordered API GPU: the facts of the filters that need their intervals
-	# sorted by start, from the launch intervals in API and the GPU
-	# operations in GPU, in the background.  Kernels are picked out of
-	# the operations by -k kernel.
+	# sorted by start, from the launch intervals in API (of the report
+	# without the account, which reads the launch lines instead) and
+	# the GPU operations in GPU, in the background.  Kernels are picked
+	# out of the operations by -k kernel.
 	ordered() {
 		spawn "$t/gaps.facts" "$bin/gapstat" -k kernel -p gaps. "$2"
 		if [ "$extend" -eq 0 ]; then
@@ -457,7 +460,7 @@ h3_facts() {
 	# the launch intervals do not carry.)
 	# What the launch readers say waits for the GPU trace's reader: of an
 	# export, the one file all read, an error is told once, by the latter.
-	"${apiread[@]}" -- "$kexecin" >"$t/api" 2>"$t/api.err" &
+	"${apiread[@]}" -- "$kexecin" >"$apifile" 2>"$t/api.err" &
 	pids+=($!)
 	: >"$t/launches.err"
 	if [ -n "$nvtxin" ] && [ -z "$range$window" ] &&
@@ -526,11 +529,12 @@ h3_facts() {
 	# sorted (h3_bystart) and run again: only then are their errors told.
 	ordered "$t/api" "$t/gpu" 2>"$t/ordered.err"
 	if ! wait_for "${pids[@]:unordered}"; then
-		h3_bystart "$t/api" "$t/api.sorted"
 		h3_bystart "$t/gpu" "$t/gpu.sorted"
 		if [ "$extend" -eq 1 ]; then
 			h3_bystart "$launchfile" "$t/launchlines.sorted"
 			launchfile=$t/launchlines.sorted
+		else
+			h3_bystart "$t/api" "$t/api.sorted"
 		fi
 		rerun=${#pids[@]}
 		ordered "$t/api.sorted" "$t/gpu.sorted" 2>"$t/ordered.err"
