@@ -105,26 +105,6 @@ struct pending {
 	int		 kernel;	/* of kind kernel */
 };
 
-/*
- * Entries by start, the first pushed first of those of one start: a
- * queue of those pushed in that order, which nearly all are (calls come
- * in order, and their operations start in it), and a heap of the rest.
- * Where one comes in before the queue's tail, the tail's entries after
- * it go to the heap, so that one far ahead costs the heap it alone.
- */
-struct startent {
-	int64_t		 start;
-	uint64_t	 seq;		/* its place in the pushing */
-	size_t		 val;		/* the slot or stream it is of */
-};
-struct startq {
-	struct startent	*q;		/* q[head..head+n), in order */
-	size_t		 head, n, cap;
-	struct startent	*heap;		/* least first */
-	size_t		 nheap, heapcap;
-	uint64_t	 seq;
-};
-
 /* A histogram of ns, exact below 256, else to 1/128 of the value. */
 #define NBUCKET		(256 + 56 * 128)
 struct hist {
@@ -155,7 +135,7 @@ static int64_t		 nshared;
 
 /* Launch operations awaiting their trace line: their slots in pend by
    start, whose free slots are a stack. */
-static struct startq	 pendq;
+static struct ordq	 pendq;
 static struct pending	*pend;
 static size_t		 npend, pendcap;
 static size_t		*freeslot;	/* room for pendcap */
@@ -167,7 +147,10 @@ static int64_t		 now = -1;
 /* Launch lines whose operation is not in the trace. */
 static int64_t		 unmatched;
 /* The calls queued: their streams by the start of their first operation. */
-static struct startq	 callq;
+static struct ordq	 callq;
+/* Entries pushed to either, each one's tie: of one start, the first
+   pushed comes first. */
+static int64_t		 pushed;
 
 /* The operations of the call being read (a graph launch has many). */
 static struct pending	*call;
@@ -506,92 +489,6 @@ timeline_end(struct timeline *t)
 	busy_flush(t);
 }
 
-/* Whether a comes before b. */
-static int
-startbefore(const struct startent *a, const struct startent *b)
-{
-	return a->start != b->start ? a->start < b->start : a->seq < b->seq;
-}
-
-static void
-startheap_push(struct startq *sq, const struct startent *e)
-{
-	size_t i, up;
-
-	sq->heap = grow(sq->heap, &sq->heapcap, sq->nheap, sizeof(*sq->heap));
-	for (i = sq->nheap++; i > 0 &&
-	    startbefore(e, &sq->heap[up = (i - 1) / 2]); i = up)
-		sq->heap[i] = sq->heap[up];
-	sq->heap[i] = *e;
-}
-
-/* Push val, of start. */
-static void
-startq_push(struct startq *sq, int64_t start, size_t val)
-{
-	struct startent e = { start, sq->seq++, val };
-
-	/* Of one start, the tail was pushed first: it stays before e. */
-	while (sq->n > 0 && sq->q[sq->head + sq->n - 1].start > start)
-		startheap_push(sq, &sq->q[sq->head + --sq->n]);
-	/* Moved down once half is free, so that each entry moves once. */
-	if (sq->head + sq->n == sq->cap) {
-		if (sq->head > 0 && sq->head >= sq->n) {
-			memmove(sq->q, sq->q + sq->head, sq->n * sizeof(*sq->q));
-			sq->head = 0;
-		} else
-			sq->q = grow(sq->q, &sq->cap, sq->cap, sizeof(*sq->q));
-	}
-	sq->q[sq->head + sq->n++] = e;
-}
-
-/* The least entry, or NULL where there is none. */
-static const struct startent *
-startq_least(const struct startq *sq)
-{
-	if (sq->n == 0)
-		return sq->nheap > 0 ? &sq->heap[0] : NULL;
-	if (sq->nheap > 0 && startbefore(&sq->heap[0], &sq->q[sq->head]))
-		return &sq->heap[0];
-	return &sq->q[sq->head];
-}
-
-/* Take the least entry off, there being one: its val. */
-static size_t
-startq_pop(struct startq *sq)
-{
-	struct startent top, last;
-	size_t i, child, up, n;
-
-	if (sq->n > 0 && (sq->nheap == 0 ||
-	    !startbefore(&sq->heap[0], &sq->q[sq->head]))) {
-		sq->n--;
-		return sq->q[sq->head++].val;
-	}
-	/* The hole goes down to a leaf by the lesser child, and the last
-	   rises from there. */
-	top = sq->heap[0];
-	last = sq->heap[n = --sq->nheap];
-	for (i = 0; (child = 2 * i + 1) < n; i = child) {
-		if (child + 1 < n &&
-		    startbefore(&sq->heap[child + 1], &sq->heap[child]))
-			child++;
-		sq->heap[i] = sq->heap[child];
-	}
-	for (; i > 0 && startbefore(&last, &sq->heap[up = (i - 1) / 2]);
-	    i = up)
-		sq->heap[i] = sq->heap[up];
-	sq->heap[i] = last;
-	return top.val;
-}
-
-/* How many entries there are. */
-static size_t
-startq_len(const struct startq *sq)
-{
-	return sq->n + sq->nheap;
-}
-
 /*
  * A pending operation goes to a slot of pend, the queue moving only its
  * start and slot.  Of those of one start the one pushed first comes
@@ -614,13 +511,13 @@ pending_push(const struct pending *p)
 		slot = npend++;
 	}
 	pend[slot] = *p;
-	startq_push(&pendq, p->start, slot);
+	ordq_push(&pendq, p->start, pushed++, slot);
 }
 
 static struct pending
 pending_pop(void)
 {
-	size_t slot = startq_pop(&pendq);
+	size_t slot = ordq_pop(&pendq).val;
 
 	freeslot[nfree++] = slot;	/* room for every slot */
 	return pend[slot];
@@ -645,13 +542,12 @@ queue_move(struct stream *s, int64_t t, int by)
 static void
 queue_drain(int64_t t)
 {
-	const struct startent *e;
-	int64_t start;
+	const struct ordent *e;
+	struct ordent q;
 
-	while ((e = startq_least(&callq)) != NULL && e->start <= t) {
-		start = e->start;
-		queue_move((struct stream *)streams.recs +
-		    startq_pop(&callq), start, -1);
+	while ((e = ordq_least(&callq)) != NULL && e->key <= t) {
+		q = ordq_pop(&callq);
+		queue_move((struct stream *)streams.recs + q.val, q.key, -1);
 	}
 }
 
@@ -886,7 +782,7 @@ call_done(struct launches *lr)
 	    callplain, &lr->in);
 	s->launched = 1;
 	if (first > p->cstart) {
-		startq_push(&callq, first,
+		ordq_push(&callq, first, pushed++,
 		    s - (struct stream *)streams.recs);
 		queue_move(s, p->cstart, 1);
 	}
@@ -937,20 +833,18 @@ static const struct pending *
 match(const struct op *op)
 {
 	static struct pending found;
-	const struct startent *e;
+	const struct ordent *e;
 	int64_t start = op->iv.start;
 	size_t i;
 	int kernel = op->kind == K_KERNEL;
 
 	if (start != now) {
 		natnow = 0;
-		while ((e = startq_least(&pendq)) != NULL &&
-		    e->start < start) {
+		while ((e = ordq_least(&pendq)) != NULL && e->key < start) {
 			pending_pop();
 			unmatched++;
 		}
-		while ((e = startq_least(&pendq)) != NULL &&
-		    e->start == start) {
+		while ((e = ordq_least(&pendq)) != NULL && e->key == start) {
 			atnow = grow(atnow, &atnowcap, natnow,
 			    sizeof(*atnow));
 			atnow[natnow++] = pending_pop();
@@ -1510,7 +1404,7 @@ main(int argc, char *argv[])
 	ivmeet_bound(&calls_kernels, 1, INT64_MAX);
 	if (launchpath != NULL) {
 		launches_upto(&lr, INT64_MAX);
-		unmatched += startq_len(&pendq) + natnow;
+		unmatched += ordq_len(&pendq) + natnow;
 		launches_close(&lr);
 	}
 	ivmeet_end(&calls_kernels);

@@ -793,15 +793,8 @@ flushties(void)
 
 /* What a line needs of an operation of the join, as read. */
 struct kernel {
+	int64_t		 pid;		/* -1 for none */
 	struct col	 start, end, device, stream, nameid;
-};
-/*
- * An operation in its table's heap, by (corr, rowid): what the join
- * needs, and its slot in the table's ops for the rest.
- */
-struct heapent {
-	int64_t		 corr, rowid, pid;
-	uint32_t	 slot;
 };
 
 /*
@@ -809,9 +802,8 @@ struct heapent {
  * (correlation id, rowid) order, HEAP_MAX held at most: the kernels, and
  * with -l the copies, memsets and graph launches too, in the order of
  * launch lines that start together.  nsys writes them nearly in that
- * order: they go to a queue kept in order at no cost, and only those
- * out of it to a heap; the lesser of the two heads is the least held,
- * as it would be of one heap of them all.
+ * order, which a struct ordq takes at little cost: each held is its
+ * (corr, rowid) and its slot in the table's ops.
  */
 enum { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_GRAPH, NOP };
 static const char *const optables[NOP] = {
@@ -826,15 +818,12 @@ struct optable {
 	sqlite3_stmt	*q;
 	int		 live;		/* q is at a row not yet taken */
 	struct kernel	*ops;		/* HEAP_MAX slots */
-	struct heapent	*queue;		/* a ring of HEAP_MAX, in order */
-	size_t		 qhead, nqueue;
-	struct heapent	*heap;		/* least (corr, rowid) first */
-	size_t		 nheap;
+	struct ordq	 held;		/* by (corr, rowid), of a slot each */
 	uint32_t	*freeslots;	/* the slots not held, a stack */
-	struct heapent	 last;		/* the one taken last: the next
+	struct ordent	 last;		/* the one taken last: the next
 					   must come after it */
 	int		 next;		/* nextop's answer for e */
-	struct heapent	 e;		/* the next, where next is 1 */
+	struct ordent	 e;		/* the next, where next is 1 */
 };
 static struct optable optab[NOP];
 static size_t noptab;
@@ -859,82 +848,6 @@ static int ljoin, Lflag;
 static struct lline *lties;
 static size_t nlties, ltiescap;
 
-/* Whether a comes before b by (corr, rowid). */
-static int
-kbefore(const struct heapent *a, const struct heapent *b)
-{
-	return a->corr != b->corr ? a->corr < b->corr : a->rowid < b->rowid;
-}
-
-/* Add an operation to its table's heap. */
-static void
-heappush(struct optable *t, const struct heapent *e)
-{
-	size_t i = t->nheap++, up;
-
-	for (; i > 0 && kbefore(e, &t->heap[up = (i - 1) / 2]); i = up)
-		t->heap[i] = t->heap[up];
-	t->heap[i] = *e;
-}
-
-/*
- * Take the least operation off its table's heap.  The last one, which
- * takes its place, is most often among the greatest: the hole goes down
- * to a leaf by the lesser child, and it rises from there (Floyd's way:
- * one comparison a level, not two).
- */
-static struct heapent
-heappop(struct optable *t)
-{
-	struct heapent *heap = t->heap, top = heap[0];
-	struct heapent last = heap[--t->nheap];
-	size_t i = 0, child, up, n = t->nheap;
-
-	while ((child = 2 * i + 1) < n) {
-		if (child + 1 < n && kbefore(&heap[child + 1], &heap[child]))
-			child++;
-		heap[i] = heap[child];
-		i = child;
-	}
-	for (; i > 0 && kbefore(&last, &heap[up = (i - 1) / 2]); i = up)
-		heap[i] = heap[up];
-	heap[i] = last;
-	return top;
-}
-
-/*
- * Hold an operation at the queue's tail, those there that come after it
- * moved to the heap: one kernel far ahead of its neighbours costs the
- * heap it alone, not those behind it.
- */
-static void
-holdop(struct optable *t, const struct heapent *e)
-{
-	struct heapent *last;
-
-	while (t->nqueue > 0 && kbefore(e, last =
-	    &t->queue[(t->qhead + t->nqueue - 1) % HEAP_MAX])) {
-		heappush(t, last);
-		t->nqueue--;
-	}
-	t->queue[(t->qhead + t->nqueue++) % HEAP_MAX] = *e;
-}
-
-/* Take the least operation held: the queue's head or the heap's top. */
-static struct heapent
-takeop(struct optable *t)
-{
-	struct heapent e;
-
-	if (t->nqueue == 0 ||
-	    (t->nheap > 0 && kbefore(&t->heap[0], &t->queue[t->qhead])))
-		return heappop(t);
-	e = t->queue[t->qhead];
-	t->qhead = (t->qhead + 1) % HEAP_MAX;
-	t->nqueue--;
-	return e;
-}
-
 /*
  * The next operation of a table by (correlation id, rowid), of those
  * with one: 1 and it in t->e; 0 past the last; -1 where the table cannot
@@ -945,12 +858,12 @@ takeop(struct optable *t)
 static int
 nextop(struct optable *t)
 {
-	struct heapent e;
 	struct kernel *kp;
 	struct col corr, pid;
+	uint32_t slot;
 	int kernel = t->op == OP_KERNEL;
 
-	while (t->live && t->nheap + t->nqueue < HEAP_MAX) {
+	while (t->live && ordq_len(&t->held) < HEAP_MAX) {
 		corr = getcol(t->q, KERN_CORR);
 		if (corr.type != SQLITE_NULL) {
 			pid = getcol(t->q, KERN_PID);
@@ -958,13 +871,10 @@ nextop(struct optable *t)
 			    (pid.type != SQLITE_INTEGER &&
 			    pid.type != SQLITE_NULL))
 				return -1;
-			e.corr = corr.v;
-			e.rowid = sqlite3_column_int64(t->q, KERN_ROWID);
+			slot = t->freeslots[HEAP_MAX - ordq_len(&t->held) - 1];
+			kp = &t->ops[slot];
 			/* -1 is no pid: it has bits out of PID_BITS. */
-			e.pid = pid.type == SQLITE_NULL ? -1 : pid.v;
-			e.slot = t->freeslots[HEAP_MAX - t->nheap -
-			    t->nqueue - 1];
-			kp = &t->ops[e.slot];
+			kp->pid = pid.type == SQLITE_NULL ? -1 : pid.v;
 			if (kflag || ljoin || !kernel) {
 				kp->start = getcol(t->q, KERN_START);
 				kp->end = getcol(t->q, KERN_END);
@@ -979,15 +889,17 @@ nextop(struct optable *t)
 				    kp->nameid.type != SQLITE_NULL)
 					return -1;
 			}
-			holdop(t, &e);
+			ordq_push(&t->held, corr.v,
+			    sqlite3_column_int64(t->q, KERN_ROWID), slot);
 		}
 		t->live = step(t->q);
 	}
-	if (t->nheap + t->nqueue == 0)
+	if (ordq_len(&t->held) == 0)
 		return 0;
-	t->e = takeop(t);
-	t->freeslots[HEAP_MAX - t->nheap - t->nqueue - 1] = t->e.slot;
-	if (kbefore(&t->e, &t->last))
+	t->e = ordq_pop(&t->held);
+	t->freeslots[HEAP_MAX - ordq_len(&t->held) - 1] = t->e.val;
+	if (t->e.key < t->last.key ||
+	    (t->e.key == t->last.key && t->e.tie < t->last.tie))
 		return -1;
 	t->last = t->e;
 	return 1;
@@ -997,7 +909,7 @@ nextop(struct optable *t)
 static void
 hold(sqlite3_stmt *c, const struct optable *t)
 {
-	const struct kernel *kp = &t->ops[t->e.slot];
+	const struct kernel *kp = &t->ops[t->e.val];
 	struct line *l;
 
 	if (nties == tiescap) {
@@ -1009,7 +921,7 @@ hold(sqlite3_stmt *c, const struct optable *t)
 	if (nties == HOLD_MAX)
 		longjmp(*joinfail, 1);
 	l = &ties[nties++];
-	l->krowid = t->e.rowid;
+	l->krowid = t->e.tie;
 	l->crowid = sqlite3_column_int64(c, CALL_ROWID);
 	if (kflag) {
 		l->src = SRC_KERNEL;
@@ -1039,7 +951,7 @@ hold(sqlite3_stmt *c, const struct optable *t)
 static void
 hold_launch(sqlite3_stmt *c, int64_t tid, const struct optable *t)
 {
-	const struct kernel *kp = &t->ops[t->e.slot];
+	const struct kernel *kp = &t->ops[t->e.val];
 	struct col cstart = getcol(c, CALL_START), cend = getcol(c, CALL_END);
 	struct lline *l;
 
@@ -1067,7 +979,7 @@ hold_launch(sqlite3_stmt *c, int64_t tid, const struct optable *t)
 	l->device = kp->device;
 	l->stream = kp->stream;
 	l->op = t->op;
-	l->rowid = t->e.rowid;
+	l->rowid = t->e.tie;
 }
 
 /* Order launch lines of one call start as the query does. */
@@ -1184,14 +1096,13 @@ join(void)
 		    sqlite3_prepare_v2(db, q, -1, &t->q, NULL) != SQLITE_OK)
 			return 0;
 		if ((t->ops = calloc(HEAP_MAX, sizeof(*t->ops))) == NULL ||
-		    (t->queue = calloc(HEAP_MAX, sizeof(*t->queue))) == NULL ||
-		    (t->heap = calloc(HEAP_MAX, sizeof(*t->heap))) == NULL ||
 		    (t->freeslots = calloc(HEAP_MAX,
 		    sizeof(*t->freeslots))) == NULL)
 			err(1, NULL);
 		for (slot = 0; slot < HEAP_MAX; slot++)
 			t->freeslots[slot] = slot;
-		t->last = (struct heapent){ INT64_MIN, INT64_MIN, 0, 0 };
+		t->held = (struct ordq){ 0 };
+		t->last = (struct ordent){ INT64_MIN, INT64_MIN, 0 };
 	}
 	names();
 	for (i = 0; i < noptab; i++) {
@@ -1219,11 +1130,11 @@ join(void)
 		pid = (int64_t)((uint64_t)tid.v & PID_BITS);
 		for (i = 0; ok && i < noptab; i++) {
 			t = &optab[i];
-			while (t->next == 1 && t->e.corr < corr.v)
+			while (t->next == 1 && t->e.key < corr.v)
 				t->next = nextop(t);
-			for (; t->next == 1 && t->e.corr == corr.v;
+			for (; t->next == 1 && t->e.key == corr.v;
 			    t->next = nextop(t)) {
-				if (t->e.pid != pid)
+				if (t->ops[t->e.val].pid != pid)
 					continue;
 				if (t->op == OP_KERNEL && !Lflag) {
 					if (nties > 0 && start.v != groupstart)
@@ -1322,8 +1233,7 @@ tryjoin(void)
 	for (i = 0; i < noptab; i++) {
 		sqlite3_finalize(optab[i].q);
 		free(optab[i].ops);
-		free(optab[i].queue);
-		free(optab[i].heap);
+		ordq_free(&optab[i].held);
 		free(optab[i].freeslots);
 	}
 	noptab = 0;

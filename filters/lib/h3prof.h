@@ -277,6 +277,31 @@ void	 ivmeet_bound(struct ivmeet *, int side, int64_t bound);
 void	 ivmeet_end(struct ivmeet *);
 
 /*
+ * ordq.c: entries taken least first by (key, tie), for a stream nearly in
+ * that order (kernels by correlation id, operations by start): those
+ * pushed in order go to a queue at no cost, the others to a heap.
+ * ordq_least returns the least entry, or NULL where there is none, valid
+ * until the next push or pop; ordq_pop takes it off, there being one.  A
+ * struct ordq starts zero; it holds as many entries as are pushed and not
+ * popped.
+ */
+struct ordent {
+	int64_t		 key, tie;
+	size_t		 val;		/* the caller's: a slot, an index */
+};
+struct ordq {
+	struct ordent	*q;		/* q[head..head + n), in order */
+	size_t		 head, n, cap;
+	struct ordent	*heap;		/* least first */
+	size_t		 nheap, heapcap;
+};
+void	 ordq_push(struct ordq *, int64_t key, int64_t tie, size_t val);
+const struct ordent *ordq_least(const struct ordq *);
+struct ordent ordq_pop(struct ordq *);
+size_t	 ordq_len(const struct ordq *);
+void	 ordq_free(struct ordq *);
+
+/*
  * groups.c: records of a caller's size, each found by a key of bytes, in
  * the order their keys were first seen, as tally(1) and topkernels(1) sum
  * lines by name.  A record starts with its struct group; the rest is the
