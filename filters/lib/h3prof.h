@@ -481,7 +481,8 @@ void	 write_file(const char *path, const char *buf, size_t len);
  * err(3) or by SIGHUP, SIGINT or SIGTERM, removes it: path is whole or as
  * it was, so that make, which runs the filters, never takes a partial
  * file for a product.  out_stdout makes stdout such a file, renamed by
- * close_stdout.  At most OUT_MAX at once.
+ * close_stdout.  At most OUT_MAX at once.  A path that is there and is no
+ * regular file (/dev/null, a FIFO) is written in place.
  */
 #define OUT_MAX		4
 FILE	*out_open(const char *path);
@@ -502,7 +503,8 @@ const char *out_stdout_name(void);
 /*
  * The lines written so far to fp, an out_open or out_stdout file, sorted
  * in place by the integer that starts each, stable (sort -s -k1,1n): all
- * of it is read back into memory.
+ * of it is read back into memory.  Of a file written in place that is no
+ * regular file, which cannot be read back, nothing.
  */
 void	 out_bystart(FILE *fp, const char *path);
 

@@ -170,6 +170,8 @@ static struct pending {
 	FILE		*fp;
 } pending[OUT_MAX];
 static int cleanup_set;			/* atexit and the handlers are in */
+/* The path of out_stdout, for messages. */
+static const char *stdout_path;
 
 /* Remove every temporary file left: async-signal-safe. */
 static void
@@ -212,15 +214,27 @@ set_cleanup(void)
 			sigaction(sigs[i], &sa, NULL);
 }
 
-/* A new temporary file beside path in a free slot; its descriptor. */
+/*
+ * A new temporary file beside path in a free slot; its descriptor.  A
+ * path that is there and is no regular file (/dev/null, a FIFO) is opened
+ * in place, with no slot (*pp NULL): a file renamed over it would take
+ * its place.
+ */
 static int
 out_make(const char *path, struct pending **pp)
 {
+	struct stat st;
 	sigset_t deadly, old;
 	mode_t mask;
 	char *tmp;
 	int fd, i;
 
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((fd = open(path, O_WRONLY | O_TRUNC)) == -1)
+			err(1, "%s", path);
+		*pp = NULL;
+		return fd;
+	}
 	for (i = 0; i < OUT_MAX && pending[i].tmp != NULL; i++)
 		;
 	if (i == OUT_MAX)
@@ -248,12 +262,15 @@ FILE *
 out_open(const char *path)
 {
 	struct pending *p;
+	FILE *fp;
 	int fd;
 
 	fd = out_make(path, &p);
-	if ((p->fp = fdopen(fd, "w")) == NULL)
+	if ((fp = fdopen(fd, "w")) == NULL)
 		err(1, "%s", path);
-	return p->fp;
+	if (p != NULL)
+		p->fp = fp;
+	return fp;
 }
 
 FILE *
@@ -304,7 +321,9 @@ out_stdout(const char *path)
 	if (dup2(fd, STDOUT_FILENO) == -1)
 		err(1, "%s", path);
 	close(fd);
-	p->fp = stdout;
+	if (p != NULL)
+		p->fp = stdout;
+	stdout_path = path;
 }
 
 void
@@ -325,7 +344,7 @@ out_stdout_name(void)
 	for (i = 0; i < OUT_MAX; i++)
 		if (pending[i].fp == stdout && pending[i].tmp != NULL)
 			return pending[i].path;
-	return "stdout";
+	return stdout_path != NULL ? stdout_path : "stdout";
 }
 
 void
@@ -367,6 +386,9 @@ out_bystart(FILE *fp, const char *path)
 
 	if (fflush(fp) == EOF || ferror(fp) || fstat(fd, &st) == -1)
 		err(1, "%s", path);
+	/* Written in place to no regular file (/dev/null): gone as written. */
+	if (!S_ISREG(st.st_mode))
+		return;
 	if ((buf = malloc(st.st_size + 1)) == NULL)
 		err(1, NULL);
 	for (off = 0; off < (size_t)st.st_size; off += got)
