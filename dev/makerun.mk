@@ -360,19 +360,23 @@ $(scopes):
 
 # The ranges: of the NVTX CSV beside the pair's kernel-exec trace, else
 # of the export; the pair without one, or of an empty kernel-exec trace,
-# which launched nothing, has none, which RANGE cannot scope by.
+# which launched nothing, has none, which RANGE cannot scope by.  Ranges
+# and launches are sorted by start where a CSV is not (-s), as the
+# readers above sort theirs: a run out of order is scoped as the run in
+# order, where h3report fails (inrange) or, by time, counts them in the
+# CSV's order.
 no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
     ranges to scope by -R (an export, or an nvtx_pushpop_trace CSV beside \
     the kernel-exec trace, holds them)" >&2; exit 1,$(file >$@))
 %/$(tag)/.report.ranges: %/$(CSV_PREFIX)nvtx_pushpop_trace.csv \
     %/$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges | %/$(tag)
-	$(BIN)/nvtxranges -o $@ -- $<
+	$(BIN)/nvtxranges -s -o $@ -- $<
 
 %/$(tag)/.report.ranges: %/$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
 	$(no_ranges)
 
 %/$(tag)/.report.ranges: %/$(SQLITE_NAME) $(BIN)/nvtxranges | %/$(tag)
-	$(BIN)/nvtxranges -o $@ -- $(export_db)
+	$(BIN)/nvtxranges -s -o $@ -- $(export_db)
 
 $(skipped:%=%/$(tag)/.report.ranges): %/$(tag)/.report.ranges: \
     %/$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
@@ -382,8 +386,8 @@ $(skipped:%=%/$(tag)/.report.ranges): %/$(tag)/.report.ranges: \
 # none, before they are read, as h3report fails.
 # $(call scope_launches,TRACE,NVTX): the recipe of the launches of TRACE,
 # its ranges of NVTX.
-scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges -t launch \
-    -o $@ -- $1,printf '%s\n' "h3report: $2: no NVTX ranges to scope by \
+scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges -s \
+    -t launch -o $@ -- $1,printf '%s\n' "h3report: $2: no NVTX ranges to scope by \
     -R" >&2; exit 1)
 %/$(tag)/.report.launches: %/$(tag)/.report.ranges \
     %/$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
