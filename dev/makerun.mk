@@ -363,8 +363,8 @@ $(scopes):
 # which launched nothing, has none, which RANGE cannot scope by.  Ranges
 # and launches are sorted by start where a CSV is not (-s), as the
 # readers above sort theirs: a run out of order is scoped as the run in
-# order, where h3report fails (inrange) or, by time, counts them in the
-# CSV's order.
+# order.  (h3report fails on ranges out of order, in inrange, and takes
+# the launches of a window in the CSV's order.)
 no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
     ranges to scope by -R (an export, or an nvtx_pushpop_trace CSV beside \
     the kernel-exec trace, holds them)" >&2; exit 1,$(file >$@))
@@ -386,9 +386,9 @@ $(skipped:%=%/$(tag)/.report.ranges): %/$(tag)/.report.ranges: \
 # none, before they are read, as h3report fails.
 # $(call scope_launches,TRACE,NVTX): the recipe of the launches of TRACE,
 # its ranges of NVTX.
-scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges -s \
-    -t launch -o $@ -- $1,printf '%s\n' "h3report: $2: no NVTX ranges to scope by \
-    -R" >&2; exit 1)
+scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges \
+    -s -t launch -o $@ -- $1,printf '%s\n' "h3report: $2: no NVTX ranges \
+    to scope by -R" >&2; exit 1)
 %/$(tag)/.report.launches: %/$(tag)/.report.ranges \
     %/$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
 	$(call scope_launches,$(kexec_csv),$*/$(CSV_PREFIX)nvtx_pushpop_trace.csv)
@@ -507,11 +507,13 @@ scope_exports := $(foreach r,$(runs),$(if $(wildcard \
     $r/$(SQLITE_NAME)),$r)))
 $(scope_exports:%=%/$(tag)/report.json): %/report.json: \
     %/.report.export.facts
+# $(*D) is R: the trace the report names, and the export's facts.
 is_export = $(filter $(*D),$(scope_exports))
+scope_trace = $(*D)/$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
+scope_exportfacts = $(if $(is_export),$*/.report.export.facts)
 $(scopes:%=%/report.json): %/report.json: $(report_facts) \
     %/.report.nvtx.facts $(if $(WINDOW),%/.report.scope.facts)
-	$(call report,$(if $(is_export),$(*D)/$(SQLITE_NAME),$(*D)/$(CSV_PREFIX)cuda_gpu_trace.csv),$(if \
-	    $(is_export),$*/.report.export.facts))
+	$(call report,$(scope_trace),$(scope_exportfacts))
 endif
 
 # Not yet here (see the report of the prototype): report.err records (a
