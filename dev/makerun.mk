@@ -5,7 +5,8 @@
 #
 #	make -f dev/makerun.mk RUNS='dir ...' [H3PROF_BIN=dir]
 #	    [H3PROF_RULES=file] [CSV_PREFIX=profile_]
-#	    [SQLITE_NAME=profile.sqlite] [-j N]
+#	    [SQLITE_NAME=profile.sqlite]
+#	    [RANGE=pattern [SKIP=n] | WINDOW=start:end] [-j N]
 #
 # Each run directory holds a CSV pair, profile_cuda_gpu_trace.csv and
 # profile_cuda_kern_exec_trace.csv (CSV_PREFIX), and may hold
@@ -15,6 +16,12 @@
 # strip.tsv and gapbins.tsv beside them, byte for byte those of h3report
 # on the same paths.  Not every case yet: see the end of this file for
 # what it leaves out.
+#
+# RANGE, SKIP and WINDOW scope the reports as in pipeline.mk (see there),
+# each run's h3report -R RANGE [-s SKIP] or -w WINDOW: the GPU work
+# launched in the NVTX ranges whose name matches the shell pattern RANGE,
+# after the first SKIP instances of each, or that starting in the window
+# START:END.  A scoped run's products go to RUN/scope.TAG/, as there.
 #
 # How it is cut: one rule a filter, each writing its outputs with -o (or
 # -f, -B), which a filter puts in place whole or not at all, so that no
@@ -45,11 +52,71 @@ BIN := $(H3PROF_BIN)
 RULES := $(H3PROF_RULES)
 RUNS ?=
 
+# --- The scope: RANGE [SKIP] or WINDOW, as pipeline.mk takes them -------
+RANGE ?=
+SKIP ?=
+WINDOW ?=
+# Checked as pipeline.mk checks them, before any run is reduced; the
+# scope's directory, TAG, named as pipeline.mk names it.
+$(foreach v,RANGE SKIP WINDOW,$(if $(findstring ',$($v)),\
+    $(error $v="$($v)" holds a quote, which the recipes cannot carry)))
+ifneq ($(SKIP),)
+ifeq ($(RANGE),)
+$(error SKIP=$(SKIP) without RANGE: SKIP leaves out instances of the ranges RANGE names)
+endif
+endif
+ifneq ($(RANGE),)
+ifneq ($(WINDOW),)
+$(error RANGE and WINDOW: a report is scoped by ranges or by time, not both)
+endif
+endif
+# SKIP is digits, at most 18 (a count of 64 bits).
+skip_left := $(SKIP)
+$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval skip_left := $(subst $d,,$(skip_left))))
+ifneq ($(strip $(skip_left))$(word 2,$(SKIP)),)
+$(error SKIP=$(SKIP): not a count of instances)
+endif
+skip_digits := $(SKIP)
+$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval skip_digits := $(subst \
+    $d,$d ,$(skip_digits))))
+ifneq ($(word 19,$(skip_digits)),)
+$(error SKIP=$(SKIP): not a count of instances (at most 18 digits))
+endif
+# WINDOW is START:END, each whole ns (at most 18 digits) or a percentage
+# of at most 100, ending after it starts where both are of one kind.
+ifneq ($(WINDOW),)
+window_bad := $(shell awk -v w='$(WINDOW)' 'BEGIN { \
+    n = split(w, b, ":"); if (n != 2 || w ~ /[[:space:]]/) { print "form"; exit } \
+    for (i = 1; i <= 2; i++) \
+	if (b[i] ~ /^[0-9]+$$/ && length(b[i]) <= 18) { \
+	    rel[i] = 0; sub(/^0+/, "", b[i]); v[i] = b[i] } \
+	else if (b[i] ~ /^([0-9]+(\.[0-9]*)?|\.[0-9]+)%$$/ && b[i] + 0 <= 100) { \
+	    rel[i] = 1; v[i] = b[i] + 0 } \
+	else { print "form"; exit } \
+    if (rel[1] == rel[2] && (rel[1] ? v[2] < v[1] : length(v[2]) < \
+	length(v[1]) || length(v[2]) == length(v[1]) && v[2] < v[1])) \
+	print "order" }')
+ifeq ($(window_bad),form)
+$(error WINDOW=$(WINDOW): not START:END, each whole ns from the first GPU \
+    operation (at most 18 digits) or a percentage of the span, as in \
+    WINDOW=50%:100% or WINDOW=0:2000000)
+endif
+ifeq ($(window_bad),order)
+$(error WINDOW=$(WINDOW): the window ends before it starts)
+endif
+endif
+# The scope in file-name characters, then the checksum of it exact
+# (RANGE='a*' and 'a?' are two scopes); empty without a scope.
+tag := $(if $(RANGE)$(WINDOW),$(shell s='$(if $(RANGE),range-$(RANGE)$(if \
+    $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; printf 'scope.%s.%s' \
+    "$$(printf '%s' "$$s" | tr -c 'A-Za-z0-9._-' _ | cut -c1-48)" \
+    "$$(printf '%s' "$$s" | cksum | cut -d' ' -f1)"))
+
 # A run's report and the page's products, each a goal of its own: named
 # by a goal, none is an intermediate file that make would remove.
 products := report.json kernels.tsv strip.tsv gapbins.tsv
 runs := $(patsubst %/,%,$(RUNS))
-all: $(foreach r,$(runs),$(products:%=$r/%))
+all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
 .PHONY: all
 # A rule's other outputs, and the ranges, which two rules of the chain
 # take, make keeps: named here, they are removed with the rest.
@@ -247,7 +314,7 @@ report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     <$*/.report.gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
     -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) \
-    $(filter $*/.report.nvtx.facts,$^) \
+    $(filter $*/.report.nvtx.facts,$^) $(filter $*/.report.scope.facts,$^) \
     $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
     $*/.report.device.facts $2) $*/.report.config.facts,printf '%s\n' \
     "h3report: $1: no GPU operations in the trace" >&2; exit 1)
@@ -264,6 +331,193 @@ report_facts = %/.report.source.facts %/.report.gpu.facts \
     %/.report.nvtx.facts $(report_facts)
 	$(call report,$(export_db),$*/.report.export.facts)
 
-# Not yet here (see the report of the prototype): scopes (-R, -w),
-# report.err records, the error of a run named in one line, the products'
-# times set to the start, and quiet terminal lines.
+# --- The rules of a scope ----------------------------------------------
+#
+# A scoped run R is reduced in R/TAG, as h3report -R or -w reduces it:
+# the GPU work of the launch lines selected (inrange -l for RANGE,
+# inwindow for WINDOW) takes the place of the traces.  Its files in R/TAG
+# are named as a run's are in R, so that the rules above make the facts
+# that do not depend on the scope (their stem is R/TAG; these rules' stem
+# is R, and make prefers the rule of the shorter stem).  The operations
+# are classified in launch order (classify -l), as tally and topkernels
+# read them (their figures are in first-seen order), and again sorted by
+# start (classify -s) for the filters that need that order: the files
+# h3report's filters read, as it sorts only where a first pass fails on
+# unsorted work.  No memory lines and no CUDA graph launches merged in:
+# those are of the whole trace, and h3report leaves them out of a scope.
+ifneq ($(tag),)
+scopes := $(runs:%=%/$(tag))
+# The scope's directory (of the stem R).
+sd = $*/$(tag)
+.INTERMEDIATE: $(foreach s,$(scopes),$(addprefix $s/.report.,ranges \
+    launches selected outside gpu bystart idlein source.facts gpu.facts \
+    gaps.facts idle.facts kstream.facts top.facts account.facts \
+    device.facts config.facts nvtx.facts scope.facts export.facts))
+
+$(scopes):
+	mkdir -p -- $@
+
+# The ranges: of the NVTX CSV beside the pair's kernel-exec trace, else
+# of the export; the pair without one, or of an empty kernel-exec trace,
+# which launched nothing, has none, which RANGE cannot scope by.  Ranges
+# and launches are sorted by start where a CSV is not (-s), as the
+# readers above sort theirs: a run out of order is scoped as the run in
+# order.  (h3report fails on ranges out of order, in inrange, and takes
+# the launches of a window in the CSV's order.)
+no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
+    ranges to scope by -R (an export, or an nvtx_pushpop_trace CSV beside \
+    the kernel-exec trace, holds them)" >&2; exit 1,$(file >$@))
+%/$(tag)/.report.ranges: %/$(CSV_PREFIX)nvtx_pushpop_trace.csv \
+    %/$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges | %/$(tag)
+	$(BIN)/nvtxranges -s -o $@ -- $<
+
+%/$(tag)/.report.ranges: %/$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+	$(no_ranges)
+
+%/$(tag)/.report.ranges: %/$(SQLITE_NAME) $(BIN)/nvtxranges | %/$(tag)
+	$(BIN)/nvtxranges -s -o $@ -- $(export_db)
+
+$(skipped:%=%/$(tag)/.report.ranges): %/$(tag)/.report.ranges: \
+    %/$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+	$(no_ranges)
+
+# The launches, read once the ranges are: RANGE fails where there are
+# none, before they are read, as h3report fails.
+# $(call scope_launches,TRACE,NVTX): the recipe of the launches of TRACE,
+# its ranges of NVTX.
+scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges \
+    -s -t launch -o $@ -- $1,printf '%s\n' "h3report: $2: no NVTX ranges \
+    to scope by -R" >&2; exit 1)
+%/$(tag)/.report.launches: %/$(tag)/.report.ranges \
+    %/$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
+	$(call scope_launches,$(kexec_csv),$*/$(CSV_PREFIX)nvtx_pushpop_trace.csv)
+
+%/$(tag)/.report.launches: %/$(tag)/.report.ranges %/$(SQLITE_NAME) \
+    $(BIN)/nvtxranges
+	$(call scope_launches,$(export_db),$(export_db))
+
+$(skipped:%=%/$(tag)/.report.launches): %/$(tag)/.report.launches: \
+    %/$(tag)/.report.ranges
+	$(file >$@)
+
+# The work of the scope, and with RANGE the holes between its parts,
+# which idle gaps must not span; with WINDOW, the window's facts.
+ifneq ($(RANGE),)
+%/$(tag)/.report.selected %/$(tag)/.report.outside: %/$(tag)/.report.ranges \
+    %/$(tag)/.report.launches $(BIN)/inrange $(RULES)
+	$(BIN)/inrange -l -m '$(RANGE)' -s $(or $(SKIP),0) -r $(RULES) \
+	    -g $(sd)/.report.outside -o $(sd)/.report.selected -- \
+	    $(sd)/.report.ranges $(sd)/.report.launches
+
+no_work = printf "h3report: no GPU work launched in the NVTX ranges \
+    matching '%s'%s\n" '$(RANGE)' '$(if $(SKIP), after the first $(SKIP))' \
+    >&2; exit 1
+else
+%/$(tag)/.report.selected: %/$(tag)/.report.launches $(BIN)/inwindow
+	$(BIN)/inwindow -w $(WINDOW) -o $@ -- $<
+
+%/$(tag)/.report.scope.facts: %/$(tag)/.report.launches \
+    %/$(tag)/.report.selected $(BIN)/inwindow
+	$(BIN)/inwindow -f -w $(WINDOW) -o $@ -- $<
+
+no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
+    $(WINDOW)' >&2; exit 1
+endif
+
+# Its operations, kernels classified, in launch order.
+%/$(tag)/.report.gpu: %/$(tag)/.report.selected $(BIN)/classify $(RULES)
+	$(BIN)/classify -l -x -r $(RULES) -o $@ -- $<
+
+# In start order; and a scope of no work fails the run here, before any
+# product is made (the kernel table waits for it).
+%/$(tag)/.report.bystart: %/$(tag)/.report.gpu %/$(tag)/.report.gpu.facts \
+    $(BIN)/classify $(RULES)
+	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
+	    <$(sd)/.report.gpu.facts))),$(BIN)/classify -s -x -r $(RULES) \
+	    -o $@ -- $<,$(no_work))
+
+$(scopes:%=%/kernels.tsv): %/kernels.tsv: %/.report.bystart
+
+# The filters that need the work in start order.  Idle in a scope of
+# ranges is idle inside it: the holes between its parts, merged in
+# (classify -s of the two), go with the work.
+%/$(tag)/.report.gaps.facts: %/$(tag)/.report.bystart $(BIN)/gapstat
+	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
+
+%/$(tag)/.report.idlein: %/$(tag)/.report.bystart %/$(tag)/.report.outside \
+    $(BIN)/classify $(RULES)
+	$(BIN)/classify -s -x -r $(RULES) -o $@ -- $< $(sd)/.report.outside
+
+%/$(tag)/.report.idle.facts %/$(tag)/gapbins.tsv: \
+    %/$(tag)/.report.$(if $(RANGE),idlein,bystart) $(BIN)/gapstat
+	$(BIN)/gapstat -u -q -B $(sd)/gapbins.tsv -p idle. \
+	    -o $(sd)/.report.idle.facts $<
+
+# The time account of the selected launch lines, without the copies'
+# bytes (the trace's memory lines are not the scope's).
+%/$(tag)/.report.account.facts %/$(tag)/.report.device.facts: \
+    %/$(tag)/.report.bystart %/$(tag)/.report.selected $(BIN)/account \
+    $(RULES)
+	$(BIN)/account -p account. -r $(RULES) -l $(sd)/.report.selected \
+	    -a api. -i overlap. -u kunion. -d $(sd)/.report.device.facts \
+	    -f $(sd)/.report.account.facts -- $<
+
+%/$(tag)/strip.tsv: %/$(tag)/.report.bystart %/$(tag)/.report.gpu.facts \
+    $(BIN)/timeline
+	$(BIN)/timeline -H -w 960 \
+	    -l $(or $(call fact,gpu.span_ns,$(sd)/.report.gpu.facts),0) \
+	    -o $@ -- $<
+
+# The ranges' facts: with RANGE, each instance of the matching names and
+# the scope; with WINDOW, of the launches in it, empty (none) where the
+# run has no ranges.
+ifneq ($(RANGE),)
+%/$(tag)/.report.nvtx.facts: %/$(tag)/.report.ranges \
+    %/$(tag)/.report.launches $(BIN)/inrange $(RULES)
+	$(BIN)/inrange -x -r $(RULES) -m '$(RANGE)' -s $(or $(SKIP),0) \
+	    -o $@ -- $< $(sd)/.report.launches
+else
+%/$(tag)/.report.nvtx.facts: %/$(tag)/.report.ranges \
+    %/$(tag)/.report.selected $(BIN)/inrange $(RULES)
+	$(if $(file <$<),$(BIN)/inrange -x -r $(RULES) -o $@ -- $< \
+	    $(sd)/.report.selected,$(file >$@))
+endif
+
+# The run's name (of R, not of its scope), its traces, and an export's
+# facts, as for the run.
+%/$(tag)/.report.config.facts: $(BIN)/runconfig | %/$(tag)
+	$(BIN)/runconfig -o $@ -- $(notdir $(realpath $*))
+
+%/$(tag)/.report.source.facts: %/$(CSV_PREFIX)cuda_gpu_trace.csv \
+    %/$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
+
+%/$(tag)/.report.source.facts: %/$(SQLITE_NAME) | %/$(tag)
+	$(file >$@,source.gpu_trace$(tab)$(export_db))$(file >>$@,source.kernel_exec_trace$(tab)$(export_db))
+
+%/$(tag)/.report.export.facts: %/$(SQLITE_NAME) $(BIN)/exportinfo | %/$(tag)
+	$(BIN)/exportinfo -o $@ -- $(export_db)
+
+# The report, of the scope's facts (the stem is R/TAG): an export's (a
+# run without the pair's GPU trace) says its devices, processes and graph
+# launches, of the whole trace, as h3report says them.
+scope_exports := $(foreach r,$(runs),$(if $(wildcard \
+    $r/$(CSV_PREFIX)cuda_gpu_trace.csv),,$(if $(wildcard \
+    $r/$(SQLITE_NAME)),$r)))
+$(scope_exports:%=%/$(tag)/report.json): %/report.json: \
+    %/.report.export.facts
+# $(*D) is R: the trace the report names, and the export's facts.
+is_export = $(filter $(*D),$(scope_exports))
+scope_trace = $(*D)/$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
+scope_exportfacts = $(if $(is_export),$*/.report.export.facts)
+$(scopes:%=%/report.json): %/report.json: $(report_facts) \
+    %/.report.nvtx.facts $(if $(WINDOW),%/.report.scope.facts)
+	$(call report,$(scope_trace),$(scope_exportfacts))
+endif
+
+# Not yet here (see the report of the prototype): report.err records (a
+# failed scope leaves its directory, empty, where pipeline.mk keeps its
+# record), the error of a run named in one line, the products' times set
+# to the start, and quiet terminal lines.  A filter's error names the
+# file of the chain it read (RUN/scope.TAG/.report.ranges), where
+# h3report's names its scratch copy.

@@ -3,6 +3,7 @@
  * rules file.  See classify(1) and h3prof(5).
  */
 #include <err.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,11 +32,15 @@ static struct {
 	const char	*category;
 } cache[CACHE_SLOTS];
 
+/* -s: whether a line started before the one written before it. */
+static int	 unsorted;
+static int64_t	 prevstart = INT64_MIN;
+
 /* Status 0 is -h: the usage goes to stdout. */
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: classify [-hx] [-o output] [-r rules] [file]\n", status);
+	usage_exit("usage: classify [-hlsx] [-o output] [-r rules] [file ...]\n", status);
 }
 
 /* The category of an escaped name: rules match the name nsys wrote. */
@@ -76,24 +81,63 @@ cached_category(const char *name, size_t len)
 	return cache[slot].category;
 }
 
-int
-main(int argc, char *argv[])
+/* Write a line back, a kernel's category set by the rules. */
+static void
+put_classified(struct interval *iv)
+{
+	if (iv->full && strcmp(iv->kind, "kernel") == 0)
+		iv->category = (char *)cached_category(iv->name, iv->namelen);
+	if (iv->start < prevstart)
+		unsorted = 1;
+	prevstart = iv->start;
+	put_interval(iv);
+}
+
+/* The lines of path: interval lines, or with -l launch lines. */
+static void
+classify_file(const char *path, int launchlines)
 {
 	struct interval iv;
 	struct ivin in;
-	const char *rulespath = NULL, *outpath = NULL;
-	int ch, flags = 0;
+	struct launch ln;
+	struct launches lin;
 
-	while ((ch = getopt_long(argc, argv, "ho:r:x", helpopt,
+	if (launchlines) {
+		/* A launch line's operation: its last seven columns. */
+		launches_open(&lin, path, 0);
+		while (launches_next(&lin, &ln))
+			put_classified(&ln.op);
+		launches_close(&lin);
+		return;
+	}
+	ivin_open(&in, path, 0);
+	while (ivin_next(&in, &iv))
+		put_classified(&iv);
+	ivin_close(&in);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *rulespath = NULL, *outpath = NULL;
+	int ch, flags = 0, lflag = 0, sflag = 0, i;
+
+	while ((ch = getopt_long(argc, argv, "hlo:r:sx", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
+		case 'l':
+			lflag = 1;
+			break;
 		case 'o':
 			outpath = optarg;
 			break;
 		case 'r':
 			rulespath = optarg;
+			break;
+		case 's':
+			sflag = 1;
 			break;
 		case 'x':
 			flags = RULES_EXTENDED;
@@ -104,22 +148,20 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc > 1)
+	/* -s sorts the file written, which stdout may not be. */
+	if (sflag && outpath == NULL)
 		usage(EXIT_USAGE);
 
 	rules = rules_loadx(rulespath, flags);
-	ivin_open(&in, argc == 1 ? argv[0] : "-", 0);
 	if (outpath != NULL)
 		out_stdout(outpath);
 	buffer_stdout();
-
-	while (ivin_next(&in, &iv)) {
-		if (iv.full && strcmp(iv.kind, "kernel") == 0)
-			iv.category = (char *)cached_category(iv.name,
-			    iv.namelen);
-		put_interval(&iv);
-	}
-	ivin_close(&in);
+	if (argc == 0)
+		classify_file("-", lflag);
+	for (i = 0; i < argc; i++)
+		classify_file(argv[i], lflag);
+	if (unsorted && sflag)
+		out_bystart(stdout, outpath);
 	close_stdout();
 	return 0;
 }

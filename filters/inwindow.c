@@ -25,6 +25,8 @@ static const char	*window;
 static struct bound	 lo, hi;
 /* -f: print the facts of the window instead of the lines. */
 static int		 fflag;
+/* -o: the file written in place of stdout, whole or not at all. */
+static const char	*outpath;
 
 static _Noreturn void usage(int);
 
@@ -75,13 +77,16 @@ main(int argc, char *argv[])
 	int64_t first = INT64_MAX, last = 0, from, to;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "fhw:", helpopt, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "fho:w:", helpopt, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			fflag = 1;
 			break;
 		case 'h':
 			usage(0);
+		case 'o':
+			outpath = optarg;
+			break;
 		case 'w':
 			window = optarg;
 			break;
@@ -111,6 +116,8 @@ main(int argc, char *argv[])
 		warnx("the launch lines are read twice: not standard input");
 		usage(EXIT_USAGE);
 	}
+	if (outpath != NULL)
+		out_stdout(outpath);
 
 	/*
 	 * First the span of the GPU work, then the lines in the window.
@@ -152,5 +159,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: inwindow [-fh] -w start:end file\n", status);
+	usage_exit("usage: inwindow [-fh] [-o output] -w start:end file\n", status);
 }

@@ -61,6 +61,9 @@ static const char *const launch_cols[NCOLS] = {
 static const char *path;
 /* Launch lines (-t launch), else range lines. */
 static int launches;
+/* -s: whether a CSV line starts before the one written before it. */
+static int unsorted;
+static int64_t prevstart = INT64_MIN;
 /* The export. */
 static sqlite3 *db;
 
@@ -77,7 +80,7 @@ static struct {
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: nvtxranges [-h] [-o output] [-t range|launch] file\n",
+	usage_exit("usage: nvtxranges [-hs] [-o output] [-t range|launch] file\n",
 	    status);
 }
 
@@ -220,6 +223,10 @@ record(void)
 	if (end < start)
 		errx(1, "%s:%lu: end %lld before start %lld", path, in.lineno,
 		    (long long)end, (long long)start);
+	/* SQLite sorts an export's rows; nsys writes a CSV sorted too. */
+	if (start < prevstart)
+		unsorted = 1;
+	prevstart = start;
 	printf("%lld\t%lld\t%s:%s\t", (long long)start, (long long)end,
 	    csvid(C_PID), csvid(C_TID));
 	if (launches) {
@@ -313,14 +320,17 @@ main(int argc, char *argv[])
 	char magic[16];
 	const char *type = "range";
 	const char *outpath = NULL;	/* -o: the lines there, not stdout */
-	int ch, fd;
+	int ch, fd, sflag = 0;
 
-	while ((ch = getopt_long(argc, argv, "ho:t:", helpopt, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "ho:st:", helpopt, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
 		case 'o':
 			outpath = optarg;
+			break;
+		case 's':
+			sflag = 1;
 			break;
 		case 't':
 			type = optarg;
@@ -331,8 +341,9 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	/* -s sorts the file written, which stdout may not be. */
 	if (argc != 1 || (strcmp(type, "range") != 0 &&
-	    strcmp(type, "launch") != 0))
+	    strcmp(type, "launch") != 0) || (sflag && outpath == NULL))
 		usage(EXIT_USAGE);
 	path = argv[0];
 	launches = strcmp(type, "launch") == 0;
@@ -353,6 +364,8 @@ main(int argc, char *argv[])
 		fromcsv(fd);
 		close(fd);
 	}
+	if (unsorted && sflag)
+		out_bystart(stdout, outpath);
 	close_stdout();
 	return 0;
 }
