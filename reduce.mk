@@ -6,7 +6,7 @@
 #	make -r -f reduce.mk RUNS='dir ...' [TRACEDIR=dir] [H3PROF_BIN=dir]
 #	    [H3PROF_RULES=file] [CSV_PREFIX=profile_]
 #	    [SQLITE_NAME=profile.sqlite] [RUN_NAME=name] [RUN_CONFIG=file]
-#	    [-j N]
+#	    [SKIPPED='dir ...'] [-j N]
 #
 # Each run directory of RUNS gets report.json, kernels.tsv, strip.tsv and
 # gapbins.tsv, byte for byte those of h3report on the same paths, of its
@@ -162,13 +162,15 @@ run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
 
 # The traces as given, written by make itself (no process).  The run
 # paths are those make can carry: no tab, newline or backslash to escape.
-# An export is both traces.
+# An export is both traces.  (A path that starts with - is given as ./-,
+# which is no option, and told as it is.)
+shown = $(patsubst ./-%,-%,$1)
 %/.report.source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
     $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv
-	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
+	$(file >$@,source.gpu_trace$(tab)$(call shown,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(kexec_csv)))
 
 %/.report.source.facts: $(at)$(SQLITE_NAME)
-	$(file >$@,source.gpu_trace$(tab)$(export_db))$(file >>$@,source.kernel_exec_trace$(tab)$(export_db))
+	$(file >$@,source.gpu_trace$(tab)$(call shown,$(export_db)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(export_db)))
 
 # What the report of $* says beyond the facts, of its device facts and
 # $(call ...,EXPORTFACTS), the export's (none of a pair): the devices, the
@@ -197,11 +199,17 @@ kexec_of = $(1:%=$(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv)
 # run without kernels: make cannot see a file's size, so one find names
 # those of all the runs at once (exec'd by make itself where the paths
 # need no quoting, as a recipe is).
+# (A caller that has seen the sizes names those runs in SKIPPED, and no
+# find is run: pipeline.mk, whose shell tests a size without a process.)
+ifeq ($(origin SKIPPED),command line)
+skipped := $(SKIPPED)
+else
 kexec_files := $(abspath $(wildcard $(call kexec_of,$(runs))))
 empty_kexecs := $(if $(kexec_files),$(shell find -L $(kexec_files) \
     -maxdepth 0 -type f -empty))
 skipped := $(foreach r,$(runs),\
     $(if $(filter $(abspath $(call kexec_of,$r)),$(empty_kexecs)),$r))
+endif
 # NVTX ranges: an nvtx_pushpop_trace CSV beside the kernel-exec trace, but
 # for an empty one, which launched nothing.
 nvtx_runs := $(filter-out $(skipped),$(foreach r,$(runs),\
