@@ -523,8 +523,10 @@ h3_conf := $(firstword $(filter %/config.json,$(h3_ls)) $(filter \
 h3_found := $(h3_gpu) $(h3_kx) $(h3_sqls) $(h3_reps)
 h3_base := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
 h3_where := $(h3_base)$(if $(h3_scopetag),/$(h3_scopetag))
-# The nsys report the case's trace is exported from, if it is one.
+# The nsys report the case's trace is exported from, if it is one; the
+# settings of reduce.mk for the run, where its chain reduces it.
 h3_exportof :=
+h3_chainargs :=
 $(eval $(value h3_run_$(h3_case)))
 ifneq ($(h3_samenames),)
 h3_names += $(h3_n)
@@ -554,6 +556,9 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
 endef
 define h3_run_pair
 h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
+h3_chainargs := $(if $(h3_chaining),$(if $(filter %cuda_gpu_trace.csv,$(h3_pairs)),\
+    'TRACEDIR=$(h3_tracedir)' 'CSV_PREFIX=$(patsubst \
+    $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))'))
 $(eval $(value h3_define))
 endef
 define h3_run_sqlites
@@ -563,6 +568,8 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_sqls)) nsys SQLite \
 endef
 define h3_run_sqlite
 h3_srcs := $(h3_sqls)
+h3_chainargs := $(if $(h3_chaining),'TRACEDIR=$(h3_tracedir)' \
+    'SQLITE_NAME=$(notdir $(h3_sqls))')
 h3_exportof := $(filter $(h3_sqls:.sqlite=.nsys-rep),$(h3_reps))
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
@@ -577,6 +584,8 @@ endef
 define h3_run_nsysrep
 h3_srcs := $(h3_base)/$(notdir $(h3_reps:.nsys-rep=.sqlite))
 h3_exportof := $(h3_reps)
+h3_chainargs := $(if $(h3_chaining),'TRACEDIR=$(patsubst -%,./-%,$(h3_base))/' \
+    'SQLITE_NAME=$(notdir $(h3_srcs))')
 ifneq ($(h3_out),)
 $(h3_srcs): $(h3_reps)
 	$(h3_exporting)
@@ -642,22 +651,19 @@ ifneq ($(h3_exportof),)
 $(dir $(h3_srcs))./$(notdir $(h3_srcs)): $(h3_exportof) ;
 endif
 endif
-$(h3_json_$(h3_i)): private h3_args := $(or $(h3_chainargs),-n '$(h3_n)' \
+$(h3_json_$(h3_i)): private h3_args := $(if $(h3_chainargs),$(h3_chainargs) \
+    'RUN_NAME=$(h3_n)'$(if $(h3_conf), 'RUN_CONFIG=$(h3_conf)'),-n '$(h3_n)' \
     $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s'))
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
 $(h3_json_$(h3_i)): private h3_page := $(h3_reports)/pages/$(h3_n).html
 h3_files_$(h3_i) := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
-# The settings of reduce.mk for run h3_d, read from h3_srcs, where its
-# chain reduces it: unscoped, an export or a CSV pair named
-# PREFIXcuda_gpu_trace.csv; else nothing, and h3report reduces it.
-h3_chainargs = $(if $(h3_scopetag),,$(if $(filter %.sqlite,$(h3_srcs)),\
-    $(call h3_chainat,SQLITE_NAME=$(notdir $(h3_srcs))),$(if $(filter \
-    %cuda_gpu_trace.csv,$(firstword $(h3_srcs))),$(call \
-    h3_chainat,CSV_PREFIX=$(patsubst %cuda_gpu_trace.csv,%,$(notdir \
-    $(firstword $(h3_srcs))))))))
-h3_chainat = 'TRACEDIR=$(dir $(firstword $(h3_srcs)))' '$1' \
-    'RUN_NAME=$(h3_n)'$(if $(h3_conf), 'RUN_CONFIG=$(h3_conf)')
+# The chain of reduce.mk reduces a run where it covers it (h3_chainargs,
+# set by the cases): unscoped, an export or a CSV pair named
+# PREFIXcuda_gpu_trace.csv; h3report reduces the others.  Its traces are
+# in h3_tracedir (a path that starts with - is no option as ./-).
+h3_chaining := $(if $(h3_scopetag),,yes)
+h3_tracedir = $(patsubst -%,./-%,$(h3_d))/
 
 # Run directory N of h3_dirs, h3_d, is run N, h3_i, the key of its variables;
 # the names of runs are compared one by one only when two are the same,
@@ -792,21 +798,31 @@ $(h3_jsons): $(h3_tools)
 # but the scratch.  Its error messages, less make's own lines about the
 # failed step, are the run's error record; made, the products are put in
 # place, the kernel table and the page's first and the report last, with
-# the time its reading began, as h3report puts them.  (The make below
+# the time its reading began, as h3report puts them.  A run directory
+# gone is not made again (with OUT, its product directory is made).  (The make below
 # takes none of this one's flags and variables: MAKEFLAGS is empty.)
 h3_chain = $(filter 'TRACEDIR=%,$(h3_args))
-h3_scratch = $(@D)/.reduce.$(h3_pid)
+h3_scratch = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))/.reduce.$(h3_pid)
 h3_reducemk := $(H3PROF_DIR)reduce.mk
 h3_makename := $(notdir $(MAKE))
+# The kernel-exec trace of a pair, whose size the shell tells reduce.mk
+# (SKIPPED: empty, a run without kernels), where make cannot see it.
+h3_kexec = $(if $(filter 'CSV_PREFIX=%,$(h3_args)),$(patsubst \
+    'TRACEDIR=%',%,$(filter 'TRACEDIR=%,$(h3_args)))$(patsubst \
+    'CSV_PREFIX=%',%,$(filter 'CSV_PREFIX=%,$(h3_args)))cuda_kern_exec_trace.csv)
 h3_scratchfiles = $(foreach f,kernels.tsv strip.tsv gapbins.tsv \
     report.json,'$(h3_scratch)/$f')
-h3_reducing = { mkdir -p -- '$(h3_scratch)' 2>/dev/null || { printf \
-    'pipeline.mk: %s: not writable (read-only?): write the reports \
-    elsewhere, as make reports OUT=DIR does\n' '$(@D)' >&2; false; }; } && \
-    : >'$(h3_scratch)/start' && if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
-    '$(MAKE)' -r$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
-    '$(h3_reducemk)' RUNS='$(h3_scratch)' H3PROF_BIN='$(H3PROF_BIN)' \
-    H3PROF_RULES='$(H3PROF_RULES)' $(h3_args) 2>'$(h3_scratch)/err'); \
+h3_reducing = { mkdir $(if $(h3_out),-p )-- '$(h3_scratch)' || { [ ! -d \
+    '$(@D)' ] || [ -w '$(@D)' ] || printf 'pipeline.mk: %s: not writable \
+    (read-only?): write the reports elsewhere, as make reports OUT=DIR \
+    does\n' '$(@D)' >&2; false; }; } && \
+    : >'$(h3_scratch)/start' && $(if $(h3_kexec),h3_skip= && { [ -s \
+    '$(h3_kexec)' ] || h3_skip='$(h3_scratch)'; } && )if $(call \
+    h3_bg,MAKEFLAGS= $(h3s_step) '$(MAKE)' -r$(if \
+    $(h3_quiet)$(h3_silent),s) --no-print-directory -f '$(h3_reducemk)' \
+    RUNS='$(h3_scratch)' H3PROF_BIN='$(H3PROF_BIN)' \
+    H3PROF_RULES='$(H3PROF_RULES)' $(h3_args)$(if $(h3_kexec), \
+    SKIPPED="$$h3_skip") 2>'$(h3_scratch)/err'); \
     then { [ ! -s '$(h3_scratch)/err' ] || cat -- '$(h3_scratch)/err' >&2; } && \
     touch -r '$(h3_scratch)/start' -- $(h3_scratchfiles) && mv -f -- \
     $(h3_scratchfiles) '$(@D)/' && rm -rf -- '$(h3_scratch)' && { [ ! -e \
