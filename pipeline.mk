@@ -184,9 +184,9 @@
 # make clean-reports removes the summaries and the runs' reports, kernel
 # tables, inputs and error records, their scope.TAG directories (with
 # RANGE or WINDOW, that scope's products alone), and the temporary files
-# and scratch directories of reductions killed with SIGKILL (so not while another make reports
-# runs); it leaves the record of the sweep and the SQLite exports of nsys
-# reports.
+# and scratch directories of reductions killed with SIGKILL (so not while
+# another make reports runs); it leaves the record of the sweep and the
+# SQLite exports of nsys reports.
 # make clean-reports reports redoes the sweep in full; rm -r REPORTS
 # forgets it.
 
@@ -556,8 +556,8 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
 endef
 define h3_run_pair
 h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
-h3_chainargs := $(if $(h3_chaining),$(if $(filter %cuda_gpu_trace.csv,$(h3_pairs)),\
-    'TRACEDIR=$(h3_tracedir)' 'CSV_PREFIX=$(patsubst \
+h3_chainargs := $(if $(h3_chaining),$(if $(filter \
+    %cuda_gpu_trace.csv,$(h3_pairs)),'TRACEDIR=$(h3_tracedir)' 'CSV_PREFIX=$(patsubst \
     $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))'))
 $(eval $(value h3_define))
 endef
@@ -769,8 +769,8 @@ h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.interrupted.[0-9]*))
 
 # One shell a run, which starts no process it need not (a make of
-# reduce.mk's rules, or h3report where they do not cover the run): the inputs are
-# recorded once the report is made.  A run's page (see the pages, below),
+# reduce.mk's rules, or h3report where they do not cover the run): the
+# inputs are recorded once the report is made.  A run's page (see the pages, below),
 # and one an older h3prof wrote beside the report, go as its report is
 # made again.  Interrupted, it keeps none of the run's products, nor its
 # report of before, which was being made again.
@@ -799,8 +799,9 @@ $(h3_jsons): $(h3_tools)
 # failed step, are the run's error record; made, the products are put in
 # place, the kernel table and the page's first and the report last, with
 # the time its reading began, as h3report puts them.  A run directory
-# gone is not made again (with OUT, its product directory is made).  (The make below
-# takes none of this one's flags and variables: MAKEFLAGS is empty.)
+# gone is not made again (with OUT, its product directory is made).  (The
+# make below takes none of this one's flags and variables: MAKEFLAGS is
+# empty; it runs the filters one at a time, the runs being make's -j.)
 h3_chain = $(filter 'TRACEDIR=%,$(h3_args))
 h3_scratch = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))/.reduce.$(h3_pid)
 h3_reducemk := $(H3PROF_DIR)reduce.mk
@@ -823,12 +824,14 @@ h3_reducing = { mkdir $(if $(h3_out),-p )-- '$(h3_scratch)' || { [ ! -d \
     RUNS='$(h3_scratch)' H3PROF_BIN='$(H3PROF_BIN)' \
     H3PROF_RULES='$(H3PROF_RULES)' $(h3_args)$(if $(h3_kexec), \
     SKIPPED="$$h3_skip") 2>'$(h3_scratch)/err'); \
-    then { [ ! -s '$(h3_scratch)/err' ] || cat -- '$(h3_scratch)/err' >&2; } && \
+    then { [ ! -s '$(h3_scratch)/err' ] || cat -- '$(h3_scratch)/err' \
+    >&2; } && \
     touch -r '$(h3_scratch)/start' -- $(h3_scratchfiles) && mv -f -- \
     $(h3_scratchfiles) '$(@D)/' && rm -rf -- '$(h3_scratch)' && { [ ! -e \
     '$(@D)/report.err' ] || rm -f -- '$(@D)/report.err'; }; else \
     while IFS= read -r h3_l; do case $$h3_l in \
-    '$(h3_makename)'*': *** ['*'] Error '*|'$(h3_makename)'*': *** Deleting file '*) ;; \
+    '$(h3_makename)'*': *** ['*'] Error '*|'$(h3_makename)'*': *** \
+    Deleting file '*) ;; \
     *) printf '%s\n' "$$h3_l";; esac; done <'$(h3_scratch)/err' \
     >'$(h3_scratch)/report.err'; [ -s '$(h3_scratch)/report.err' ] || \
     echo 'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')' \
