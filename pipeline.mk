@@ -766,7 +766,8 @@ h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
 	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
-	$(h3_reports)/.interrupted.[0-9]*))
+	$(h3_reports)/.interrupted.[0-9]*) $(if $(call h3_unsafe,$(TMPDIR)),,$(wildcard \
+	$(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]*)))
 
 # One shell a run, which starts no process it need not (a make of
 # reduce.mk's rules, or h3report where they do not cover the run): the
@@ -777,7 +778,8 @@ h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
     gapbins.tsv,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
-	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles) '$(h3_scratch)')$(if \
+	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles) '$(h3_scratch)' \
+	    $${h3_e:+"$$h3_e"})$(if \
 	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if $(h3_chain),,$(if \
 	    $(h3_out)$(h3_scopetag),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && ))for p in \
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
@@ -817,27 +819,27 @@ h3_reducing = { mkdir $(if $(h3_out),-p )-- '$(h3_scratch)' || { [ ! -d \
     '$(@D)' ] || [ -w '$(@D)' ] || printf 'pipeline.mk: %s: not writable \
     (read-only?): write the reports elsewhere, as make reports OUT=DIR \
     does\n' '$(@D)' >&2; false; }; } && \
-    : >'$(h3_scratch)/start' && $(if $(h3_kexec),h3_skip= && { [ -s \
-    '$(h3_kexec)' ] || h3_skip='$(h3_scratch)'; } && )if $(call \
-    h3_bg,MAKEFLAGS= $(h3s_step) '$(MAKE)' -r$(if \
-    $(h3_quiet)$(h3_silent),s) --no-print-directory -f '$(h3_reducemk)' \
-    RUNS='$(h3_scratch)' H3PROF_BIN='$(H3PROF_BIN)' \
+    : >'$(h3_scratch)/start' && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
+    $(if $(h3_kexec),h3_skip= && { [ -s '$(h3_kexec)' ] || \
+    h3_skip='$(h3_scratch)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
+    '$(MAKE)' -r$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
+    '$(h3_reducemk)' RUNS='$(h3_scratch)' H3PROF_BIN='$(H3PROF_BIN)' \
     H3PROF_RULES='$(H3PROF_RULES)' $(h3_args)$(if $(h3_kexec), \
-    SKIPPED="$$h3_skip") 2>'$(h3_scratch)/err'); \
-    then { [ ! -s '$(h3_scratch)/err' ] || cat -- '$(h3_scratch)/err' \
-    >&2; } && \
-    touch -r '$(h3_scratch)/start' -- $(h3_scratchfiles) && mv -f -- \
-    $(h3_scratchfiles) '$(@D)/' && rm -rf -- '$(h3_scratch)' && { [ ! -e \
-    '$(@D)/report.err' ] || rm -f -- '$(@D)/report.err'; }; else \
-    while IFS= read -r h3_l; do case $$h3_l in \
-    '$(h3_makename)'*': *** ['*'] Error '*|'$(h3_makename)'*': *** \
-    Deleting file '*) ;; \
-    *) printf '%s\n' "$$h3_l";; esac; done <'$(h3_scratch)/err' \
-    >'$(h3_scratch)/report.err'; [ -s '$(h3_scratch)/report.err' ] || \
-    echo 'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')' \
-    >'$(h3_scratch)/report.err'; cat -- '$(h3_scratch)/report.err' >&2; \
-    mv -f -- '$(h3_scratch)/report.err' '$(@D)/report.err'; rm -rf -- \
-    '$(h3_scratch)' '$@'; false; fi
+    SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ ! -s "$$h3_e" ] || cat -- \
+    "$$h3_e" >&2; } && touch -r '$(h3_scratch)/start' -- \
+    $(h3_scratchfiles) && mv -f -- $(h3_scratchfiles) '$(@D)/' && rm -rf \
+    -- '$(h3_scratch)' "$$h3_e" && { [ ! -e '$(@D)/report.err' ] || rm -f \
+    -- '$(@D)/report.err'; }; else h3_kept=; h3_errors() { while IFS= read \
+    -r h3_l; do case $$h3_l in '$(h3_makename)'*': *** ['*'] Error \
+    '*|'$(h3_makename)'*': *** Deleting file '*) ;; *) h3_kept=1; printf \
+    '%s\n' "$$h3_l";; esac; done <"$$h3_e"; [ -n "$$h3_kept" ] || echo \
+    'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')'; }; \
+    h3_errors >&2; h3_errors >'$(h3_scratch)/report.err' && mv -f -- \
+    '$(h3_scratch)/report.err' '$(@D)/report.err'; rm -rf -- \
+    '$(h3_scratch)' "$$h3_e" '$@'; false; fi
+# The make's messages, in TMPDIR: a full disk in the run's must not hide
+# them.  Those of a killed make go with the next sweep's litter.
+h3_errname = h3prof.reduce.$(h3_runname).$(h3_pid)
 
 # The line of a run: [N/TOTAL] and its name, then the time it took where
 # the shell tells it.  TOTAL is the count of the reports this make makes,
