@@ -90,8 +90,13 @@
 # What it makes, all written to a temporary file and renamed, so that none
 # is ever partial:
 #
-# RUN/report.json	the report of h3report (reportjson -x): every key of
-#			the reference's report, then the extensions.  Its
+# RUN/report.json	the report of the run (reportjson -x): every key of
+#			the reference's report, then the extensions.  Make
+#			runs the filters of an unscoped run whose trace is
+#			an export or a pair named PREFIXcuda_gpu_trace.csv
+#			itself, by the rules of reduce.mk, in a scratch
+#			directory of the run's, RUN/.reduce.PID; h3report
+#			reduces the others, to the same bytes.  Its
 #			time is when its reading began.  A run that cannot
 #			be reduced leaves RUN/report.err instead, the error
 #			messages, and no report.json.
@@ -179,9 +184,9 @@
 # make clean-reports removes the summaries and the runs' reports, kernel
 # tables, inputs and error records, their scope.TAG directories (with
 # RANGE or WINDOW, that scope's products alone), and the temporary files
-# of reductions killed with SIGKILL (so not while another make reports
-# runs); it leaves the record of the sweep and the SQLite exports of nsys
-# reports.
+# and scratch directories of reductions killed with SIGKILL (so not while
+# another make reports runs); it leaves the record of the sweep and the
+# SQLite exports of nsys reports.
 # make clean-reports reports redoes the sweep in full; rm -r REPORTS
 # forgets it.
 
@@ -518,8 +523,10 @@ h3_conf := $(firstword $(filter %/config.json,$(h3_ls)) $(filter \
 h3_found := $(h3_gpu) $(h3_kx) $(h3_sqls) $(h3_reps)
 h3_base := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
 h3_where := $(h3_base)$(if $(h3_scopetag),/$(h3_scopetag))
-# The nsys report the case's trace is exported from, if it is one.
+# The nsys report the case's trace is exported from, if it is one; the
+# settings of reduce.mk for the run, where its chain reduces it.
 h3_exportof :=
+h3_chainargs :=
 $(eval $(value h3_run_$(h3_case)))
 ifneq ($(h3_samenames),)
 h3_names += $(h3_n)
@@ -549,6 +556,9 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
 endef
 define h3_run_pair
 h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
+h3_chainargs := $(if $(h3_chaining),$(if $(filter \
+    %cuda_gpu_trace.csv,$(h3_pairs)),'TRACEDIR=$(h3_tracedir)' 'CSV_PREFIX=$(patsubst \
+    $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))'))
 $(eval $(value h3_define))
 endef
 define h3_run_sqlites
@@ -558,6 +568,8 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_sqls)) nsys SQLite \
 endef
 define h3_run_sqlite
 h3_srcs := $(h3_sqls)
+h3_chainargs := $(if $(h3_chaining),'TRACEDIR=$(h3_tracedir)' \
+    'SQLITE_NAME=$(notdir $(h3_sqls))')
 h3_exportof := $(filter $(h3_sqls:.sqlite=.nsys-rep),$(h3_reps))
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
@@ -572,6 +584,8 @@ endef
 define h3_run_nsysrep
 h3_srcs := $(h3_base)/$(notdir $(h3_reps:.nsys-rep=.sqlite))
 h3_exportof := $(h3_reps)
+h3_chainargs := $(if $(h3_chaining),'TRACEDIR=$(patsubst -%,./-%,$(h3_base))/' \
+    'SQLITE_NAME=$(notdir $(h3_srcs))')
 ifneq ($(h3_out),)
 $(h3_srcs): $(h3_reps)
 	$(h3_exporting)
@@ -637,12 +651,19 @@ ifneq ($(h3_exportof),)
 $(dir $(h3_srcs))./$(notdir $(h3_srcs)): $(h3_exportof) ;
 endif
 endif
-$(h3_json_$(h3_i)): private h3_args := -n '$(h3_n)' \
-    $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s')
+$(h3_json_$(h3_i)): private h3_args := $(if $(h3_chainargs),$(h3_chainargs) \
+    'RUN_NAME=$(h3_n)'$(if $(h3_conf), 'RUN_CONFIG=$(h3_conf)'),-n '$(h3_n)' \
+    $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s'))
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
 $(h3_json_$(h3_i)): private h3_page := $(h3_reports)/pages/$(h3_n).html
 h3_files_$(h3_i) := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
+# The chain of reduce.mk reduces a run where it covers it (h3_chainargs,
+# set by the cases): unscoped, an export or a CSV pair named
+# PREFIXcuda_gpu_trace.csv; h3report reduces the others.  Its traces are
+# in h3_tracedir (a path that starts with - is no option as ./-).
+h3_chaining := $(if $(h3_scopetag),,yes)
+h3_tracedir = $(patsubst -%,./-%,$(h3_d))/
 
 # Run directory N of h3_dirs, h3_d, is run N, h3_i, the key of its variables;
 # the names of runs are compared one by one only when two are the same,
@@ -731,7 +752,7 @@ h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	classify tally gapstat merge intersect topkernels runconfig \
 	reportjson nvtxranges inrange inwindow devstat exportinfo account) \
-	$(H3PROF_SCRIPTS)/h3report \
+	$(H3PROF_SCRIPTS)/h3report $(H3PROF_DIR)reduce.mk \
 	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
 
 # This make's process ID, in the names of its temporary files, .NAME.PID:
@@ -745,29 +766,80 @@ h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
 	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
-	$(h3_reports)/.interrupted.[0-9]*))
+	$(h3_reports)/.interrupted.[0-9]*) $(if $(call h3_unsafe,$(TMPDIR)),,$(wildcard \
+	$(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]*)))
 
-# One shell a run, which starts no process it need not: the inputs are
-# recorded once the report is made.  A run's page (see the pages, below),
+# One shell a run, which starts no process it need not (a make of
+# reduce.mk's rules, or h3report where they do not cover the run): the
+# inputs are recorded once the report is made.  A run's page (see the pages, below),
 # and one an older h3prof wrote beside the report, go as its report is
 # made again.  Interrupted, it keeps none of the run's products, nor its
 # report of before, which was being made again.
 h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
     gapbins.tsv,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
-	$(h3_Q)$(call h3_trap,rm -f -- $(h3_runfiles))$(if \
-	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if \
-	    $(h3_out)$(h3_scopetag),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && )for p in \
+	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles) '$(h3_scratch)' \
+	    $${h3_e:+"$$h3_e"})$(if \
+	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if $(h3_chain),,$(if \
+	    $(h3_out)$(h3_scopetag),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && ))for p in \
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
 	    [ ! -L "$$p" ] || rm -f -- "$$p"; done && \
-	    $(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' $(h3s_step) \
+	    $(if $(h3_chain),$(h3_reducing),$(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' $(h3s_step) \
 	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
-	    -p $(h3_scope) $(h3_args)) && \
+	    -p $(h3_scope) $(h3_args))) && \
 	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs' && \
 	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
-	    { rm -f -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
-	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv'; \
+	    { rm -rf -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
+	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv'$(if $(h3_chain), '$(h3_scratch)'); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
+
+# A run reduced by reduce.mk's chain (h3_args are its settings): one make
+# of its rules, which execs each filter itself, into a scratch directory
+# of the run's product directory and of this make, h3_scratch, so that
+# two makes of one run at once keep apart and a killed one leaves nothing
+# but the scratch.  Its error messages, less make's own lines about the
+# failed step, are the run's error record; made, the products are put in
+# place, the kernel table and the page's first and the report last, with
+# the time its reading began, as h3report puts them.  A run directory
+# gone is not made again (with OUT, its product directory is made).  (The
+# make below takes none of this one's flags and variables: MAKEFLAGS is
+# empty; it runs the filters one at a time, the runs being make's -j.)
+h3_chain = $(filter 'TRACEDIR=%,$(h3_args))
+h3_scratch = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))/.reduce.$(h3_pid)
+h3_reducemk := $(H3PROF_DIR)reduce.mk
+h3_makename := $(notdir $(MAKE))
+# The kernel-exec trace of a pair, whose size the shell tells reduce.mk
+# (SKIPPED: empty, a run without kernels), where make cannot see it.
+h3_kexec = $(if $(filter 'CSV_PREFIX=%,$(h3_args)),$(patsubst \
+    'TRACEDIR=%',%,$(filter 'TRACEDIR=%,$(h3_args)))$(patsubst \
+    'CSV_PREFIX=%',%,$(filter 'CSV_PREFIX=%,$(h3_args)))cuda_kern_exec_trace.csv)
+h3_scratchfiles = $(foreach f,kernels.tsv strip.tsv gapbins.tsv \
+    report.json,'$(h3_scratch)/$f')
+h3_reducing = { mkdir $(if $(h3_out),-p )-- '$(h3_scratch)' || { [ ! -d \
+    '$(@D)' ] || [ -w '$(@D)' ] || printf 'pipeline.mk: %s: not writable \
+    (read-only?): write the reports elsewhere, as make reports OUT=DIR \
+    does\n' '$(@D)' >&2; false; }; } && \
+    : >'$(h3_scratch)/start' && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
+    $(if $(h3_kexec),h3_skip= && { [ -s '$(h3_kexec)' ] || \
+    h3_skip='$(h3_scratch)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
+    '$(MAKE)' -r$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
+    '$(h3_reducemk)' RUNS='$(h3_scratch)' H3PROF_BIN='$(H3PROF_BIN)' \
+    H3PROF_RULES='$(H3PROF_RULES)' $(h3_args)$(if $(h3_kexec), \
+    SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ ! -s "$$h3_e" ] || cat -- \
+    "$$h3_e" >&2; } && touch -r '$(h3_scratch)/start' -- \
+    $(h3_scratchfiles) && mv -f -- $(h3_scratchfiles) '$(@D)/' && rm -rf \
+    -- '$(h3_scratch)' "$$h3_e" && { [ ! -e '$(@D)/report.err' ] || rm -f \
+    -- '$(@D)/report.err'; }; else h3_kept=; h3_errors() { while IFS= read \
+    -r h3_l; do case $$h3_l in '$(h3_makename)'*': *** ['*'] Error \
+    '*|'$(h3_makename)'*': *** Deleting file '*) ;; *) h3_kept=1; printf \
+    '%s\n' "$$h3_l";; esac; done <"$$h3_e"; [ -n "$$h3_kept" ] || echo \
+    'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')'; }; \
+    h3_errors >&2; h3_errors >'$(h3_scratch)/report.err' && mv -f -- \
+    '$(h3_scratch)/report.err' '$(@D)/report.err'; rm -rf -- \
+    '$(h3_scratch)' "$$h3_e" '$@'; false; fi
+# The make's messages, in TMPDIR: a full disk in the run's must not hide
+# them.  Those of a killed make go with the next sweep's litter.
+h3_errname = h3prof.reduce.$(h3_runname).$(h3_pid)
 
 # The line of a run: [N/TOTAL] and its name, then the time it took where
 # the shell tells it.  TOTAL is the count of the reports this make makes,
@@ -961,7 +1033,9 @@ clean-reports:
 	    $(wildcard $(dir $j).report.json.?????? $(dir $j).report.err.[0-9]* \
 	    $(dir $j).kernels.tsv.[0-9]* $(dir $j).strip.tsv.[0-9]* \
 	    $(dir $j).gapbins.tsv.[0-9]*) \
-	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))$(if \
+	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))$(call \
+	    h3_chunks,rm -rf --,$(call h3_dead,$(wildcard $(addsuffix \
+	    .reduce.[0-9]*,$(dir $(h3_jsons))))))$(if \
 	    $(h3_scopetag),,$(call h3_chunks,rm -rf --,$(wildcard $(addsuffix \
 	    scope.*/,$(dir $(h3_jsons) $(h3_notracejsons))))))
 endif
@@ -1041,7 +1115,8 @@ h3_quiet_compare = '  COMPARE %s against %s\n' '$(NEW)' '$(BASE)'
 # script, and the same inputs give the same bytes; links are relative to
 # REPORTS, so a REPORTS copied or archived, or one whose traces are gone,
 # still shows its pages.  A run's page is made from the products of its
-# reduction alone, which h3report -p writes beside its report.json:
+# reduction alone, which the reduction (reduce.mk, or h3report -p) writes
+# beside its report.json:
 #
 # RUN/strip.tsv		the timeline strip (timeline(1)): a header, then
 #			lane, device, stream, start_ns, end_ns and category

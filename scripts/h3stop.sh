@@ -39,7 +39,9 @@ h3_stop() {
 	if [ -n "$h3_job" ]; then
 		h3_tree "$h3_job"
 		kill $h3_pids 2>/dev/null
-		wait "$h3_job"
+		# (A step that dies of the signal, as make does, is no news:
+		# the shell's "Terminated" goes.)
+		wait "$h3_job" 2>/dev/null
 	fi
 	h3_discard
 	[ -z "$h3_first" ] || rm -f -- "$h3_stopfile"

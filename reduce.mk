@@ -1,0 +1,551 @@
+# reduce.mk: the reduction of a run by make (issue 19's "make runs the
+# filters"): the extended report of a run (what h3report -o report.json -k
+# kernels.tsv -p makes), its filters chained by pattern rules and started
+# by make itself, without a shell between them.
+#
+#	make -r -f reduce.mk RUNS='dir ...' [TRACEDIR=dir] [H3PROF_BIN=dir]
+#	    [H3PROF_RULES=file] [CSV_PREFIX=profile_]
+#	    [SQLITE_NAME=profile.sqlite] [RUN_NAME=name] [RUN_CONFIG=file]
+#	    [SKIPPED='dir ...'] [RANGE=pattern [SKIP=n] | WINDOW=start:end]
+#	    [-j N]
+#
+# Each run directory of RUNS gets report.json, kernels.tsv, strip.tsv and
+# gapbins.tsv, byte for byte those of h3report on the same paths, of its
+# traces: a CSV pair, CSV_PREFIXcuda_gpu_trace.csv and
+# CSV_PREFIXcuda_kern_exec_trace.csv, with or without
+# CSV_PREFIXnvtx_pushpop_trace.csv; or, in its place, an nsys SQLite
+# export, SQLITE_NAME, with NVTX ranges or without (the pair wins where
+# there are both).  The traces are beside the products, or in TRACEDIR
+# (for one run: pipeline.mk reduces each run in a scratch directory of
+# its own).  The run's name is RUN_NAME, or the last part of its
+# directory's path, and its configuration file RUN_CONFIG (runconfig -c),
+# if any.  dev/makerun.mk runs it on run directories; pipeline.mk, for
+# each run it reduces unscoped.
+#
+# RANGE, SKIP and WINDOW scope the reports as in pipeline.mk (see there),
+# each run's h3report -R RANGE [-s SKIP] or -w WINDOW: the GPU work
+# launched in the NVTX ranges whose name matches the shell pattern RANGE,
+# after the first SKIP instances of each, or that starting in the window
+# START:END.  A scoped run's products go to RUN/scope.TAG/, as there.
+#
+# How it is cut: one rule a filter, each writing its outputs with -o (or
+# -f, -B), which a filter puts in place whole or not at all, so that no
+# recipe needs a redirection and make execs every filter itself (a recipe
+# without shell syntax is run without /bin/sh).  What passes between the
+# filters lies in hidden files of the run directory, .report.NAME: they
+# are intermediate files of the chain, which make removes once the goals
+# are made, and no pattern of runs takes them.  The pair and the export
+# have readers of their own, and the rest is shared: of two pattern rules
+# for one file make takes the first whose prerequisites are there.  The
+# few decisions made of the facts (the span of the strip, a run without
+# GPU work, several devices or processes, CUDA graph launches, whether an
+# export has NVTX ranges) are make's, from $(file <) in a recipe, which
+# make expands only once its prerequisites are made.
+.DELETE_ON_ERROR:
+.SUFFIXES:
+SHELL := /bin/sh
+export LC_ALL := C
+
+# (Not PREFIX, BIN or RULES, which the environment may hold: perf exports
+# PREFIX=/usr.)
+reduce_dir := $(dir $(lastword $(MAKEFILE_LIST)))
+H3PROF_BIN ?= $(reduce_dir)build/bin
+H3PROF_RULES ?= $(reduce_dir)rules/h3.rules
+CSV_PREFIX ?= profile_
+SQLITE_NAME ?= profile.sqlite
+TRACEDIR ?=
+RUN_NAME ?=
+RUN_CONFIG ?=
+BIN := $(H3PROF_BIN)
+RULES := $(H3PROF_RULES)
+RUNS ?=
+
+# --- The scope: RANGE [SKIP] or WINDOW, as pipeline.mk takes them -------
+RANGE ?=
+SKIP ?=
+WINDOW ?=
+# Checked as pipeline.mk checks them, before any run is reduced; the
+# scope's directory, TAG, named as pipeline.mk names it.
+$(foreach v,RANGE SKIP WINDOW,$(if $(findstring ',$($v)),\
+    $(error $v="$($v)" holds a quote, which the recipes cannot carry)))
+ifneq ($(SKIP),)
+ifeq ($(RANGE),)
+$(error SKIP=$(SKIP) without RANGE: SKIP leaves out instances of the ranges RANGE names)
+endif
+endif
+ifneq ($(RANGE),)
+ifneq ($(WINDOW),)
+$(error RANGE and WINDOW: a report is scoped by ranges or by time, not both)
+endif
+endif
+# SKIP is digits, at most 18 (a count of 64 bits).
+skip_left := $(SKIP)
+$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval skip_left := $(subst $d,,$(skip_left))))
+ifneq ($(strip $(skip_left))$(word 2,$(SKIP)),)
+$(error SKIP=$(SKIP): not a count of instances)
+endif
+skip_digits := $(SKIP)
+$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval skip_digits := $(subst \
+    $d,$d ,$(skip_digits))))
+ifneq ($(word 19,$(skip_digits)),)
+$(error SKIP=$(SKIP): not a count of instances (at most 18 digits))
+endif
+# WINDOW is START:END, each whole ns (at most 18 digits) or a percentage
+# of at most 100, ending after it starts where both are of one kind.
+ifneq ($(WINDOW),)
+window_bad := $(shell awk -v w='$(WINDOW)' 'BEGIN { \
+    n = split(w, b, ":"); if (n != 2 || w ~ /[[:space:]]/) { print "form"; exit } \
+    for (i = 1; i <= 2; i++) \
+	if (b[i] ~ /^[0-9]+$$/ && length(b[i]) <= 18) { \
+	    rel[i] = 0; sub(/^0+/, "", b[i]); v[i] = b[i] } \
+	else if (b[i] ~ /^([0-9]+(\.[0-9]*)?|\.[0-9]+)%$$/ && b[i] + 0 <= 100) { \
+	    rel[i] = 1; v[i] = b[i] + 0 } \
+	else { print "form"; exit } \
+    if (rel[1] == rel[2] && (rel[1] ? v[2] < v[1] : length(v[2]) < \
+	length(v[1]) || length(v[2]) == length(v[1]) && v[2] < v[1])) \
+	print "order" }')
+ifeq ($(window_bad),form)
+$(error WINDOW=$(WINDOW): not START:END, each whole ns from the first GPU \
+    operation (at most 18 digits) or a percentage of the span, as in \
+    WINDOW=50%:100% or WINDOW=0:2000000)
+endif
+ifeq ($(window_bad),order)
+$(error WINDOW=$(WINDOW): the window ends before it starts)
+endif
+endif
+# The scope in file-name characters, then the checksum of it exact
+# (RANGE='a*' and 'a?' are two scopes); empty without a scope.
+tag := $(if $(RANGE)$(WINDOW),$(shell s='$(if $(RANGE),range-$(RANGE)$(if \
+    $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; printf 'scope.%s.%s' \
+    "$$(printf '%s' "$$s" | tr -c 'A-Za-z0-9._-' _ | cut -c1-48)" \
+    "$$(printf '%s' "$$s" | cksum | cut -d' ' -f1)"))
+
+# Where a run's traces are: as a prerequisite, at, the run directory's
+# pattern (beside the products) or TRACEDIR; in a recipe, traces.
+at := $(if $(TRACEDIR),$(patsubst %/,%,$(TRACEDIR))/,%/)
+traces = $(subst %,$*,$(at))
+
+# A run's report and the page's products, each a goal of its own: named
+# by a goal, none is an intermediate file that make would remove.
+products := report.json kernels.tsv strip.tsv gapbins.tsv
+runs := $(patsubst %/,%,$(RUNS))
+all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
+.PHONY: all
+# A rule's other outputs, and the ranges, which two rules of the chain
+# take, make keeps: named here, they are removed with the rest.
+.INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/.report.,memory \
+    device.facts ops export.facts ranges))
+
+empty :=
+tab := $(empty)	$(empty)
+# $(call fact,KEY,FILE): the value of KEY in the fact file FILE (one word).
+fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
+# $(call devices,FILE): how many devices account's -d facts in FILE name
+# (keys device.ID.count, an ID without a dot).
+devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
+    $(if $(findstring .,$(k:device.%.count=%)),,$k)))
+
+gpu_csv = $(traces)$(CSV_PREFIX)cuda_gpu_trace.csv
+kexec_csv = $(traces)$(CSV_PREFIX)cuda_kern_exec_trace.csv
+export_db = $(traces)$(SQLITE_NAME)
+
+# The readers: each trace read once, its lines written in start order,
+# sorted where the trace is not (-s).  The launch lines of the kernel-exec
+# trace, in place of its launch API intervals (-L), whose facts the
+# account gives; the GPU operations with the memory lines of the copies,
+# kernels classified.
+%/.report.launchlines: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
+    $(BIN)/csv2intervals
+	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
+
+%/.report.raw %/.report.memory: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
+    $(BIN)/csv2intervals
+	$(BIN)/csv2intervals -s -m $*/.report.memory -o $*/.report.raw \
+	    -- $(gpu_csv)
+
+# The readers of an export, to the same lines.  Its CUDA graph launches
+# (--cuda-graph-trace=graph), which no kernel table holds, count as GPU
+# operations of kind other, merged in by start, as h3report counts them:
+# exportinfo -g -i, one pass, no shell.  Without any, the operations are
+# those read, under a second name (a hard link, no copy).
+%/.report.launchlines: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals
+	$(BIN)/sqlite2intervals -b -t launch -L -o $@ -- $(export_db)
+
+%/.report.ops %/.report.memory: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals
+	$(BIN)/sqlite2intervals -t gpu -m $*/.report.memory -o $*/.report.ops \
+	    -- $(export_db)
+
+%/.report.export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo
+	$(BIN)/exportinfo -o $@ -- $(export_db)
+
+has_graphs = $(call fact,graphs.launches,$*/.report.export.facts)
+with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
+%/.report.raw: %/.report.ops %/.report.export.facts $(BIN)/exportinfo
+	$(if $(has_graphs),$(with_graphs),ln -f -- $< $@)
+
+%/.report.gpu: %/.report.raw $(BIN)/classify $(RULES)
+	$(BIN)/classify -x -r $(RULES) -o $@ $<
+
+# The filters of the GPU operations.  gapstat, account and timeline need
+# them sorted by start, as the readers write them.
+%/.report.gpu.facts: %/.report.gpu $(BIN)/tally
+	$(BIN)/tally -p gpu. -o $@ $<
+
+%/.report.kstream.facts: %/.report.gpu $(BIN)/tally
+	$(BIN)/tally -s -k kernel -p kstream. -o $@ $<
+
+%/.report.gaps.facts: %/.report.gpu $(BIN)/gapstat
+	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
+
+# The idle facts, and the idle gaps' bins of the page from the same pass.
+%/.report.idle.facts %/gapbins.tsv: %/.report.gpu $(BIN)/gapstat
+	$(BIN)/gapstat -u -q -B $*/gapbins.tsv -p idle. -o $*/.report.idle.facts $<
+
+# The kernel table of every kernel and the top.* facts, its first ten rows.
+%/.report.top.facts %/kernels.tsv: %/.report.gpu $(BIN)/topkernels
+	$(BIN)/topkernels -p top. -f $*/.report.top.facts -o $*/kernels.tsv $<
+
+# The time account, with the figures of merge -t, intersect -t and devstat
+# of the same pass.
+%/.report.account.facts %/.report.device.facts: %/.report.gpu \
+    %/.report.launchlines %/.report.memory $(BIN)/account $(RULES)
+	$(BIN)/account -p account. -r $(RULES) -l $*/.report.launchlines \
+	    -a api. -i overlap. -u kunion. -d $*/.report.device.facts \
+	    -m $*/.report.memory -f $*/.report.account.facts -- $<
+
+# The timeline strip of the kernels across the span, as wide as the page.
+%/strip.tsv: %/.report.gpu %/.report.gpu.facts $(BIN)/timeline
+	$(BIN)/timeline -H -w 960 \
+	    -l $(or $(call fact,gpu.span_ns,$*/.report.gpu.facts),0) \
+	    -o $@ -- $<
+
+# The run's name: RUN_NAME, or the last part of its directory's physical
+# path; its configuration file, RUN_CONFIG, if any.  (A name starting with
+# ~ is quoted, for the shell that make then runs the recipe with.)
+run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
+%/.report.config.facts: $(BIN)/runconfig
+	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
+	    $(patsubst ~%,'~%',$(run_name))
+
+# The traces as given, written by make itself (no process).  The run
+# paths are those make can carry: no tab, newline or backslash to escape.
+# An export is both traces.  (A path that starts with - is given as ./-,
+# which is no option, and told as it is.)
+shown = $(patsubst ./-%,-%,$1)
+%/.report.source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv
+	$(file >$@,source.gpu_trace$(tab)$(call shown,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(kexec_csv)))
+
+%/.report.source.facts: $(at)$(SQLITE_NAME)
+	$(file >$@,source.gpu_trace$(tab)$(call shown,$(export_db)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(export_db)))
+
+# What the report of $* says beyond the facts, of its device facts and
+# $(call ...,EXPORTFACTS), the export's (none of a pair): the devices, the
+# processes doing GPU work (0 unless an export says), the CUDA graph
+# launches and those of them whose kernels the trace lacks.
+ndevices = $(call devices,$*/.report.device.facts)
+nprocesses = $(or $(if $1,$(call fact,processes,$1)),0)
+graph_launches = $(or $(if $1,$(call fact,graphs.launches,$1)),0)
+graphs_hidden = $(or $(if $1,$(call fact,graphs.hidden,$1)),0)
+# Nonempty for a trace of several devices or processes.
+several = $(filter-out 0 1,$(ndevices) $(call nprocesses,$1))
+# $(call warnings,TRACE,EXPORTFACTS): h3report's warnings of the trace,
+# each a quoted word for printf.
+warnings = $(if $(filter-out 0,$(call graphs_hidden,$2)),"h3report: $1: \
+    $(call graphs_hidden,$2) of $(call graph_launches,$2) CUDA graph \
+    launches show none of their kernels (nsys --cuda-graph-trace=graph): \
+    the component table misses them; profile with \
+    --cuda-graph-trace=node to see them") $(if $(call several,$2),\
+    "h3report: $1: $(ndevices) devices and $(if $(filter-out 0 \
+    1,$(call nprocesses,$2)),$(call nprocesses,$2),1) processes in one \
+    trace: its figures sum them; see devices in the report")
+
+# Which runs take the rules below is decided when make reads the runs.
+kexec_of = $(1:%=$(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv)
+# A kernel-exec trace file of 0 bytes, as nsys leaves one it skipped for a
+# run without kernels: make cannot see a file's size, so one find names
+# those of all the runs at once (exec'd by make itself where the paths
+# need no quoting, as a recipe is).
+# (A caller that has seen the sizes names those runs in SKIPPED, and no
+# find is run: pipeline.mk, whose shell tests a size without a process.)
+ifeq ($(origin SKIPPED),command line)
+skipped := $(SKIPPED)
+else
+kexec_files := $(abspath $(wildcard $(call kexec_of,$(runs))))
+empty_kexecs := $(if $(kexec_files),$(shell find -L $(kexec_files) \
+    -maxdepth 0 -type f -empty))
+skipped := $(foreach r,$(runs),\
+    $(if $(filter $(abspath $(call kexec_of,$r)),$(empty_kexecs)),$r))
+endif
+# NVTX ranges: an nvtx_pushpop_trace CSV beside the kernel-exec trace, but
+# for an empty one, which launched nothing.
+nvtx_runs := $(filter-out $(skipped),$(foreach r,$(runs),\
+    $(if $(wildcard $(subst %,$r,$(at))$(CSV_PREFIX)nvtx_pushpop_trace.csv),$r)))
+.INTERMEDIATE: $(nvtx_runs:%=%/.report.nvtx.facts) \
+    $(foreach r,$(skipped),$(addprefix $r/.report.,kernels.facts \
+    launchlines gpu))
+
+# An empty kernel-exec trace has no launches, and its run no kernels: a
+# GPU trace with kernels beside it is a failed export, and the run fails
+# before its GPU operations are classified, so that none of its products
+# is made.
+%/.report.kernels.facts: %/.report.raw $(BIN)/tally
+	$(BIN)/tally -k kernel -p kernels. -o $@ $<
+
+failed_export = h3report: $(kexec_csv): empty (0 bytes), but the GPU trace \
+    $(gpu_csv) has kernels: a failed export (nsys leaves a kernel-exec trace \
+    empty only for a run without kernels); export it again
+$(skipped:%=%/.report.launchlines): %/.report.launchlines: \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/.report.kernels.facts
+	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/.report.kernels.facts))),printf '%s\n' "$(failed_export)" >&2; exit 1,$(file >$@))
+$(skipped:%=%/.report.gpu): %/.report.gpu: %/.report.launchlines
+
+# The NVTX facts: the ranges, of the pair's NVTX CSV or of the export
+# (none where it has no NVTX table, or an empty one); the launches of the
+# kernel-exec trace read again for their threads (which the launch API
+# intervals do not carry), only where there are ranges, as h3report reads
+# them; and inrange's join of the two, empty without ranges, which the
+# report takes as none.
+%/.report.ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv $(BIN)/nvtxranges
+	$(BIN)/nvtxranges -o $@ -- $<
+
+%/.report.ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
+	$(BIN)/nvtxranges -o $@ -- $(export_db)
+
+# $(call launches,TRACE): the recipe of the launches of TRACE.
+launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
+    >$@))
+%/.report.launches: %/.report.ranges \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
+	$(call launches,$(kexec_csv))
+
+%/.report.launches: %/.report.ranges $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
+	$(call launches,$(export_db))
+
+%/.report.nvtx.facts: %/.report.ranges %/.report.launches $(BIN)/inrange \
+    $(RULES)
+	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/.report.launches
+
+$(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
+
+facts = source gpu gaps idle kstream top account
+# $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last:
+# it says that the products before it are done.  A run without GPU
+# operations has no span to report, and a trace of several devices or
+# processes, or of graph launches, says so: only then does the recipe
+# need a shell.  The device facts (and the export's) are in the report
+# where they tell something: several devices or processes, or graphs.
+report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
+    <$*/.report.gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
+    '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
+    -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) \
+    $(filter $*/.report.nvtx.facts,$^) $(filter $*/.report.scope.facts,$^) \
+    $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
+    $*/.report.device.facts $2) $*/.report.config.facts,printf '%s\n' \
+    "h3report: $1: no GPU operations in the trace" >&2; exit 1)
+
+report_facts = %/.report.source.facts %/.report.gpu.facts \
+    %/.report.gaps.facts %/.report.idle.facts %/.report.kstream.facts \
+    %/.report.top.facts %/.report.account.facts %/.report.device.facts \
+    %/.report.config.facts %/kernels.tsv %/strip.tsv %/gapbins.tsv \
+    $(BIN)/reportjson $(RULES)
+%/report.json: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv $(report_facts)
+	$(call report,$(gpu_csv))
+
+%/report.json: $(at)$(SQLITE_NAME) %/.report.export.facts \
+    %/.report.nvtx.facts $(report_facts)
+	$(call report,$(export_db),$*/.report.export.facts)
+
+# --- The rules of a scope ----------------------------------------------
+#
+# A scoped run R is reduced in R/TAG, as h3report -R or -w reduces it:
+# the GPU work of the launch lines selected (inrange -l for RANGE,
+# inwindow for WINDOW) takes the place of the traces.  Its files in R/TAG
+# are named as a run's are in R, so that the rules above make the facts
+# that do not depend on the scope (their stem is R/TAG; these rules' stem
+# is R, and make prefers the rule of the shorter stem).  The operations
+# are classified in launch order (classify -l), as tally and topkernels
+# read them (their figures are in first-seen order), and again sorted by
+# start (classify -s) for the filters that need that order: the files
+# h3report's filters read, as it sorts only where a first pass fails on
+# unsorted work.  No memory lines and no CUDA graph launches merged in:
+# those are of the whole trace, and h3report leaves them out of a scope.
+ifneq ($(tag),)
+scopes := $(runs:%=%/$(tag))
+# The scope's directory (of the stem R).
+sd = $*/$(tag)
+.INTERMEDIATE: $(foreach s,$(scopes),$(addprefix $s/.report.,ranges \
+    launches selected outside gpu bystart idlein source.facts gpu.facts \
+    gaps.facts idle.facts kstream.facts top.facts account.facts \
+    device.facts config.facts nvtx.facts scope.facts export.facts))
+
+$(scopes):
+	mkdir -p -- $@
+
+# The ranges: of the NVTX CSV beside the pair's kernel-exec trace, else
+# of the export; the pair without one, or of an empty kernel-exec trace,
+# which launched nothing, has none, which RANGE cannot scope by.  Ranges
+# and launches are sorted by start where a CSV is not (-s), as the
+# readers above sort theirs: a run out of order is scoped as the run in
+# order.  (h3report fails on ranges out of order, in inrange, and takes
+# the launches of a window in the CSV's order.)
+no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
+    ranges to scope by -R (an export, or an nvtx_pushpop_trace CSV beside \
+    the kernel-exec trace, holds them)" >&2; exit 1,$(file >$@))
+%/$(tag)/.report.ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges | %/$(tag)
+	$(BIN)/nvtxranges -s -o $@ -- $<
+
+%/$(tag)/.report.ranges: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+	$(no_ranges)
+
+%/$(tag)/.report.ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges | %/$(tag)
+	$(BIN)/nvtxranges -s -o $@ -- $(export_db)
+
+$(skipped:%=%/$(tag)/.report.ranges): %/$(tag)/.report.ranges: \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+	$(no_ranges)
+
+# The launches, read once the ranges are: RANGE fails where there are
+# none, before they are read, as h3report fails.
+# $(call scope_launches,TRACE,NVTX): the recipe of the launches of TRACE,
+# its ranges of NVTX.
+scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges \
+    -s -t launch -o $@ -- $1,printf '%s\n' "h3report: $2: no NVTX ranges \
+    to scope by -R" >&2; exit 1)
+%/$(tag)/.report.launches: %/$(tag)/.report.ranges \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
+	$(call scope_launches,$(kexec_csv),$(traces)$(CSV_PREFIX)nvtx_pushpop_trace.csv)
+
+%/$(tag)/.report.launches: %/$(tag)/.report.ranges $(at)$(SQLITE_NAME) \
+    $(BIN)/nvtxranges
+	$(call scope_launches,$(export_db),$(export_db))
+
+$(skipped:%=%/$(tag)/.report.launches): %/$(tag)/.report.launches: \
+    %/$(tag)/.report.ranges
+	$(file >$@)
+
+# The work of the scope, and with RANGE the holes between its parts,
+# which idle gaps must not span; with WINDOW, the window's facts.
+ifneq ($(RANGE),)
+%/$(tag)/.report.selected %/$(tag)/.report.outside: %/$(tag)/.report.ranges \
+    %/$(tag)/.report.launches $(BIN)/inrange $(RULES)
+	$(BIN)/inrange -l -m '$(RANGE)' -s $(or $(SKIP),0) -r $(RULES) \
+	    -g $(sd)/.report.outside -o $(sd)/.report.selected -- \
+	    $(sd)/.report.ranges $(sd)/.report.launches
+
+no_work = printf "h3report: no GPU work launched in the NVTX ranges \
+    matching '%s'%s\n" '$(RANGE)' '$(if $(SKIP), after the first $(SKIP))' \
+    >&2; exit 1
+else
+%/$(tag)/.report.selected: %/$(tag)/.report.launches $(BIN)/inwindow
+	$(BIN)/inwindow -w $(WINDOW) -o $@ -- $<
+
+%/$(tag)/.report.scope.facts: %/$(tag)/.report.launches \
+    %/$(tag)/.report.selected $(BIN)/inwindow
+	$(BIN)/inwindow -f -w $(WINDOW) -o $@ -- $<
+
+no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
+    $(WINDOW)' >&2; exit 1
+endif
+
+# Its operations, kernels classified, in launch order.
+%/$(tag)/.report.gpu: %/$(tag)/.report.selected $(BIN)/classify $(RULES)
+	$(BIN)/classify -l -x -r $(RULES) -o $@ -- $<
+
+# In start order; and a scope of no work fails the run here, before any
+# product is made (the kernel table waits for it).
+%/$(tag)/.report.bystart: %/$(tag)/.report.gpu %/$(tag)/.report.gpu.facts \
+    $(BIN)/classify $(RULES)
+	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
+	    <$(sd)/.report.gpu.facts))),$(BIN)/classify -s -x -r $(RULES) \
+	    -o $@ -- $<,$(no_work))
+
+$(scopes:%=%/kernels.tsv): %/kernels.tsv: %/.report.bystart
+
+# The filters that need the work in start order.  Idle in a scope of
+# ranges is idle inside it: the holes between its parts, merged in
+# (classify -s of the two), go with the work.
+%/$(tag)/.report.gaps.facts: %/$(tag)/.report.bystart $(BIN)/gapstat
+	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
+
+%/$(tag)/.report.idlein: %/$(tag)/.report.bystart %/$(tag)/.report.outside \
+    $(BIN)/classify $(RULES)
+	$(BIN)/classify -s -x -r $(RULES) -o $@ -- $< $(sd)/.report.outside
+
+%/$(tag)/.report.idle.facts %/$(tag)/gapbins.tsv: \
+    %/$(tag)/.report.$(if $(RANGE),idlein,bystart) $(BIN)/gapstat
+	$(BIN)/gapstat -u -q -B $(sd)/gapbins.tsv -p idle. \
+	    -o $(sd)/.report.idle.facts $<
+
+# The time account of the selected launch lines, without the copies'
+# bytes (the trace's memory lines are not the scope's).
+%/$(tag)/.report.account.facts %/$(tag)/.report.device.facts: \
+    %/$(tag)/.report.bystart %/$(tag)/.report.selected $(BIN)/account \
+    $(RULES)
+	$(BIN)/account -p account. -r $(RULES) -l $(sd)/.report.selected \
+	    -a api. -i overlap. -u kunion. -d $(sd)/.report.device.facts \
+	    -f $(sd)/.report.account.facts -- $<
+
+%/$(tag)/strip.tsv: %/$(tag)/.report.bystart %/$(tag)/.report.gpu.facts \
+    $(BIN)/timeline
+	$(BIN)/timeline -H -w 960 \
+	    -l $(or $(call fact,gpu.span_ns,$(sd)/.report.gpu.facts),0) \
+	    -o $@ -- $<
+
+# The ranges' facts: with RANGE, each instance of the matching names and
+# the scope; with WINDOW, of the launches in it, empty (none) where the
+# run has no ranges.
+ifneq ($(RANGE),)
+%/$(tag)/.report.nvtx.facts: %/$(tag)/.report.ranges \
+    %/$(tag)/.report.launches $(BIN)/inrange $(RULES)
+	$(BIN)/inrange -x -r $(RULES) -m '$(RANGE)' -s $(or $(SKIP),0) \
+	    -o $@ -- $< $(sd)/.report.launches
+else
+%/$(tag)/.report.nvtx.facts: %/$(tag)/.report.ranges \
+    %/$(tag)/.report.selected $(BIN)/inrange $(RULES)
+	$(if $(file <$<),$(BIN)/inrange -x -r $(RULES) -o $@ -- $< \
+	    $(sd)/.report.selected,$(file >$@))
+endif
+
+# The run's name (of R, not of its scope), its traces, and an export's
+# facts, as for the run.
+%/$(tag)/.report.config.facts: $(BIN)/runconfig | %/$(tag)
+	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
+	    $(patsubst ~%,'~%',$(run_name))
+
+%/$(tag)/.report.source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
+
+%/$(tag)/.report.source.facts: $(at)$(SQLITE_NAME) | %/$(tag)
+	$(file >$@,source.gpu_trace$(tab)$(export_db))$(file >>$@,source.kernel_exec_trace$(tab)$(export_db))
+
+%/$(tag)/.report.export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo | %/$(tag)
+	$(BIN)/exportinfo -o $@ -- $(export_db)
+
+# The report, of the scope's facts (the stem is R/TAG): an export's (a
+# run without the pair's GPU trace) says its devices, processes and graph
+# launches, of the whole trace, as h3report says them.
+scope_exports := $(foreach r,$(runs),$(if $(wildcard \
+    $(subst %,$r,$(at))$(CSV_PREFIX)cuda_gpu_trace.csv),,$(if $(wildcard \
+    $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
+$(scope_exports:%=%/$(tag)/report.json): %/report.json: \
+    %/.report.export.facts
+# $(*D) is R: the trace the report names, and the export's facts.
+is_export = $(filter $(*D),$(scope_exports))
+scope_trace = $(subst %,$(*D),$(at))$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
+scope_exportfacts = $(if $(is_export),$*/.report.export.facts)
+$(scopes:%=%/report.json): %/report.json: $(report_facts) \
+    %/.report.nvtx.facts $(if $(WINDOW),%/.report.scope.facts)
+	$(call report,$(scope_trace),$(scope_exportfacts))
+endif
+
+# Not yet here (see the report of the prototype): pairs named
+# PREFIX_gputrace.csv, and scoped runs in pipeline.mk, which reduces them
+# by h3report (a failed scope here leaves its directory, empty, where
+# pipeline.mk keeps its record; a filter's error names the file of the
+# chain it read, RUN/scope.TAG/.report.ranges, where h3report's names its
+# scratch copy); the error record, the products' times set to the start
+# and their putting in place, and the quiet terminal lines are
+# pipeline.mk's, of the make of these rules it runs for a run.
