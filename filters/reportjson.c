@@ -3,7 +3,12 @@
  * summarize_nsys_profile.py, byte for byte as its json.dumps writes it.
  * See reportjson(1) and h3prof(5).
  */
+#include <sys/stat.h>
+
 #include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +37,12 @@ static struct rules	*rules;
 
 /* The report, built in memory before it is written out in one piece. */
 static struct jsonw	 js;
+
+/* The products of -p, and how many of them are in place. */
+static const char	**products;
+static int		 nproducts, nplaced;
+/* Set once the report is in place: the products then stay. */
+static int		 reported;
 
 static _Noreturn void usage(int);
 
@@ -948,15 +959,82 @@ extensions(void)
 	report_account();
 }
 
+/* The hidden name of a product: ".report.NAME" in its directory. */
+static char *
+hidden_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? slash - path + 1 : 0;
+	char *name;
+
+	if (asprintf(&name, "%.*s.report.%s", dirlen, path,
+	    path + dirlen) == -1)
+		err(1, NULL);
+	return name;
+}
+
+/* At an exit before the report is in place, the products put there go. */
+static void
+remove_placed(void)
+{
+	if (!reported)
+		while (nplaced > 0)
+			unlink(products[--nplaced]);
+}
+
+/*
+ * Put the products in place, then the report, which says that all are
+ * done; each with the times of stamp where there is one.  The signals
+ * that end us wait until all are in place, so that none is put there
+ * alone; a failure removes those put there.
+ */
+static void
+put_report(const char *output, const char *buf, size_t len,
+    const char *stamp)
+{
+	struct timespec times[2], *tp = NULL;
+	struct stat st;
+	sigset_t deadly, old;
+	char *from;
+
+	if (stamp != NULL) {
+		if (stat(stamp, &st) == -1)
+			err(1, "%s", stamp);
+		times[0] = st.st_atim;
+		times[1] = st.st_mtim;
+		tp = times;
+	}
+	if (nproducts > 0 && atexit(remove_placed) != 0)
+		errx(1, "atexit failed");
+	sigemptyset(&deadly);
+	sigaddset(&deadly, SIGHUP);
+	sigaddset(&deadly, SIGINT);
+	sigaddset(&deadly, SIGTERM);
+	sigprocmask(SIG_BLOCK, &deadly, &old);
+	for (; nplaced < nproducts; nplaced++) {
+		from = hidden_name(products[nplaced]);
+		if (tp != NULL && utimensat(AT_FDCWD, from, tp, 0) == -1)
+			err(1, "%s", from);
+		if (rename(from, products[nplaced]) == -1)
+			err(1, "%s", errno == ENOENT ? from : products[nplaced]);
+		free(from);
+	}
+	write_file_times(output, buf, len, tp);
+	reported = 1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 int
 main(int argc, char *argv[])
 {
-	const char *rulespath = NULL, *output = NULL;
+	const char *rulespath = NULL, *output = NULL, *stamp = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	int ch, i, extend = 0, tee = 0;
 
-	while ((ch = getopt_long(argc, argv, "ho:r:tx", helpopt,
+	if ((products = calloc(argc, sizeof(*products))) == NULL)
+		err(1, NULL);
+	while ((ch = getopt_long(argc, argv, "ho:p:r:s:tx", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -964,8 +1042,14 @@ main(int argc, char *argv[])
 		case 'o':
 			output = optarg;
 			break;
+		case 'p':
+			products[nproducts++] = optarg;
+			break;
 		case 'r':
 			rulespath = optarg;
+			break;
+		case 's':
+			stamp = optarg;
 			break;
 		case 't':
 			tee = 1;
@@ -979,7 +1063,7 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (tee && output == NULL)
+	if ((tee || nproducts > 0 || stamp != NULL) && output == NULL)
 		usage(EXIT_USAGE);
 
 	rules = rules_loadx(rulespath, extend ? RULES_EXTENDED : 0);
@@ -1003,7 +1087,7 @@ main(int argc, char *argv[])
 		err(1, NULL);
 
 	if (output != NULL)
-		write_file(output, buf, len);
+		put_report(output, buf, len, stamp);
 	if (output == NULL || tee)
 		fwrite_unlocked(buf, 1, len, stdout);
 	free(buf);
@@ -1015,6 +1099,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: reportjson [-htx] [-o output] [-r rules] "
-	    "[file ...]\n", status);
+	usage_exit("usage: reportjson [-htx] [-o output [-p product] "
+	    "[-s stamp]] [-r rules] [file ...]\n", status);
 }

@@ -470,9 +470,15 @@ void	 jw_quote(struct jsonw *, const char *, size_t);
  * as Python, where the target is not a regular file of its own (/dev/stdout,
  * a FIFO, another user's file), has other hard links that must stay, or
  * no temporary file can be made beside it (a directory not writable).
- * An error exits 1 naming path.
+ * An error exits 1 naming path.  write_file_times also gives the file
+ * the access and modification times times[0] and times[1] (futimens(2))
+ * before it is renamed into place, so that it never shows another time;
+ * a file written in place keeps the time of its writing.
  */
 void	 write_file(const char *path, const char *buf, size_t len);
+struct timespec;
+void	 write_file_times(const char *path, const char *buf, size_t len,
+	    const struct timespec *times);
 
 /*
  * outfile.c: out_open makes a new temporary file beside path (mode 0666

@@ -106,6 +106,13 @@ tempfile(const char *path, char **tmpp)
 void
 write_file(const char *path, const char *buf, size_t len)
 {
+	write_file_times(path, buf, len, NULL);
+}
+
+void
+write_file_times(const char *path, const char *buf, size_t len,
+    const struct timespec *times)
+{
 	struct stat st;
 	sigset_t deadly, old;
 	char *target, *tmp = NULL;
@@ -140,7 +147,8 @@ write_file(const char *path, const char *buf, size_t len)
 		st.st_mode = 0666 & ~mask;
 	}
 	if (fchmod(fd, st.st_mode & 07777) == -1 ||
-	    writeall(fd, buf, len) == -1)
+	    writeall(fd, buf, len) == -1 ||
+	    (times != NULL && futimens(fd, times) == -1))
 		goto fail;
 	e = close(fd);
 	fd = -1;
