@@ -149,17 +149,50 @@ gpu_csv = $(traces)$(CSV_PREFIX)cuda_gpu_trace.csv
 kexec_csv = $(traces)$(CSV_PREFIX)cuda_kern_exec_trace.csv
 export_db = $(traces)$(SQLITE_NAME)
 
+# The start of a run's reduction, made before its readers by make itself
+# (no process): the products get its time (reportjson -s), as h3report's
+# get that of its start, so that a trace written again while it was read
+# is newer than they are and they are made again.  The products of
+# before, stale, go now, so that a run that fails leaves none.
+old_products = $(wildcard $(products:%=$(@D)/%))
+start = $(file >$@)$(if $(old_products),rm -f -- $(old_products))
+%/.report.start:
+	$(start)
+
+# The hidden files of a run that a make killed (kill -9) left, its stamp
+# among them, which make writes first, go before this make looks at the
+# run: make would keep those it found there, and an old stamp would date
+# the products from then.  Looked for outside make's cache of the
+# directories (realpath, and a glob of the shell), which would otherwise
+# hold them.  Only then is a shell started; not under -n or -q.
+flags := $(firstword -$(MAKEFLAGS))
+quote = '$(subst ','\'',$1)'
+ifeq ($(findstring n,$(flags))$(findstring q,$(flags)),)
+left := $(dir $(realpath $(addsuffix /.report.start,$(runs) \
+    $(if $(tag),$(runs:%=%/$(tag))))))
+cleaned := $(if $(left),$(shell rm -f -- $(foreach d,$(left),$(call \
+    quote,$d).report.*)))
+endif
+# The page's products, which the filters write under hidden names and the
+# report puts in place with it, and the stamp, are intermediate files.
+pages := kernels.tsv strip.tsv gapbins.tsv
+.INTERMEDIATE: $(foreach r,$(runs) $(if $(tag),$(runs:%=%/$(tag))),\
+    $(addprefix $r/.report.,start $(pages)))
+
 # The readers: each trace read once, its lines written in start order,
 # sorted where the trace is not (-s).  The launch lines of the kernel-exec
 # trace, in place of its launch API intervals (-L), whose facts the
 # account gives; the GPU operations with the memory lines of the copies,
-# kernels classified.
+# kernels classified.  Each reader of a run waits for its first (|
+# .report.raw of a pair, .report.export.facts of an export), which says
+# so where the trace is broken: a failed run tells its error once, even
+# under -j -k.
 %/.report.launchlines: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
-    $(BIN)/csv2intervals
+    $(BIN)/csv2intervals %/.report.start | %/.report.raw
 	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
 
 %/.report.raw %/.report.memory: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
-    $(BIN)/csv2intervals
+    $(BIN)/csv2intervals %/.report.start
 	$(BIN)/csv2intervals -s -m $*/.report.memory -o $*/.report.raw \
 	    -- $(gpu_csv)
 
@@ -168,14 +201,17 @@ export_db = $(traces)$(SQLITE_NAME)
 # operations of kind other, merged in by start, as h3report counts them:
 # exportinfo -g -i, one pass, no shell.  Without any, the operations are
 # those read, under a second name (a hard link, no copy).
-%/.report.launchlines: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals
+%/.report.launchlines: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
+    %/.report.start | %/.report.export.facts
 	$(BIN)/sqlite2intervals -b -t launch -L -o $@ -- $(export_db)
 
-%/.report.ops %/.report.memory: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals
+%/.report.ops %/.report.memory: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
+    %/.report.start | %/.report.export.facts
 	$(BIN)/sqlite2intervals -t gpu -m $*/.report.memory -o $*/.report.ops \
 	    -- $(export_db)
 
-%/.report.export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo
+%/.report.export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
+    %/.report.start
 	$(BIN)/exportinfo -o $@ -- $(export_db)
 
 has_graphs = $(call fact,graphs.launches,$*/.report.export.facts)
@@ -198,12 +234,14 @@ with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
 	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
 
 # The idle facts, and the idle gaps' bins of the page from the same pass.
-%/.report.idle.facts %/gapbins.tsv: %/.report.gpu $(BIN)/gapstat
-	$(BIN)/gapstat -u -q -B $*/gapbins.tsv -p idle. -o $*/.report.idle.facts $<
+%/.report.idle.facts %/.report.gapbins.tsv: %/.report.gpu $(BIN)/gapstat
+	$(BIN)/gapstat -u -q -B $*/.report.gapbins.tsv -p idle. \
+	    -o $*/.report.idle.facts $<
 
 # The kernel table of every kernel and the top.* facts, its first ten rows.
-%/.report.top.facts %/kernels.tsv: %/.report.gpu $(BIN)/topkernels
-	$(BIN)/topkernels -p top. -f $*/.report.top.facts -o $*/kernels.tsv $<
+%/.report.top.facts %/.report.kernels.tsv: %/.report.gpu $(BIN)/topkernels
+	$(BIN)/topkernels -p top. -f $*/.report.top.facts \
+	    -o $*/.report.kernels.tsv $<
 
 # The time account, with the figures of merge -t, intersect -t and devstat
 # of the same pass.
@@ -214,7 +252,7 @@ with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
 	    -m $*/.report.memory -f $*/.report.account.facts -- $<
 
 # The timeline strip of the kernels across the span, as wide as the page.
-%/strip.tsv: %/.report.gpu %/.report.gpu.facts $(BIN)/timeline
+%/.report.strip.tsv: %/.report.gpu %/.report.gpu.facts $(BIN)/timeline
 	$(BIN)/timeline -H -w 960 \
 	    -l $(or $(call fact,gpu.span_ns,$*/.report.gpu.facts),0) \
 	    -o $@ -- $<
@@ -223,7 +261,7 @@ with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
 # path; its configuration file, RUN_CONFIG, if any.  (A name starting with
 # ~ is quoted, for the shell that make then runs the recipe with.)
 run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
-%/.report.config.facts: $(BIN)/runconfig
+%/.report.config.facts: $(BIN)/runconfig %/.report.start
 	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
 	    $(patsubst ~%,'~%',$(run_name))
 
@@ -233,17 +271,17 @@ run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
 # which is no option, and told as it is.)
 shown = $(patsubst ./-%,-%,$1)
 %/.report.source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/.report.start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(kexec_csv)))
 
-%/.report.source.facts: $(at)$(SQLITE_NAME)
+%/.report.source.facts: $(at)$(SQLITE_NAME) %/.report.start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(export_db)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(export_db)))
 
 # What the report of $* says beyond the facts, of its device facts and
 # $(call ...,EXPORTFACTS), the export's (none of a pair): the devices, the
 # processes doing GPU work (0 unless an export says), the CUDA graph
 # launches and those of them whose kernels the trace lacks.
-ndevices = $(call devices,$*/.report.device.facts)
+ndevices = $(call devices,$(@D)/.report.device.facts)
 nprocesses = $(or $(if $1,$(call fact,processes,$1)),0)
 graph_launches = $(or $(if $1,$(call fact,graphs.launches,$1)),0)
 graphs_hidden = $(or $(if $1,$(call fact,graphs.hidden,$1)),0)
@@ -306,10 +344,12 @@ $(skipped:%=%/.report.gpu): %/.report.gpu: %/.report.launchlines
 # intervals do not carry), only where there are ranges, as h3report reads
 # them; and inrange's join of the two, empty without ranges, which the
 # report takes as none.
-%/.report.ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv $(BIN)/nvtxranges
+%/.report.ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv $(BIN)/nvtxranges \
+    %/.report.start | %/.report.raw
 	$(BIN)/nvtxranges -o $@ -- $<
 
-%/.report.ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
+%/.report.ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/.report.start \
+    | %/.report.export.facts
 	$(BIN)/nvtxranges -o $@ -- $(export_db)
 
 # $(call launches,TRACE): the recipe of the launches of TRACE.
@@ -329,31 +369,38 @@ launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
 $(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
 
 facts = source gpu gaps idle kstream top account
-# $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last:
-# it says that the products before it are done.  A run without GPU
+# $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last,
+# of the facts in the products' directory, $(@D) (R, or R/TAG):
+# with it reportjson puts the page's products in place (-p), all with the
+# time of the start (-s), the report last, which says that all are done;
+# a run that fails before leaves none of them.  A run without GPU
 # operations has no span to report, and a trace of several devices or
 # processes, or of graph launches, says so: only then does the recipe
 # need a shell.  The device facts (and the export's) are in the report
 # where they tell something: several devices or processes, or graphs.
 report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
-    <$*/.report.gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
+    <$(@D)/.report.gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
-    -r $(RULES) -o $@ $(facts:%=$*/.report.%.facts) \
-    $(filter $*/.report.nvtx.facts,$^) $(filter $*/.report.scope.facts,$^) \
+    -r $(RULES) -s $(@D)/.report.start $(pages:%=-p $(@D)/%) \
+    -o $(@D)/report.json $(facts:%=$(@D)/.report.%.facts) \
+    $(filter $(@D)/.report.nvtx.facts $(@D)/.report.scope.facts,$^) \
     $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
-    $*/.report.device.facts $2) $*/.report.config.facts,printf '%s\n' \
+    $(@D)/.report.device.facts $2) $(@D)/.report.config.facts,printf '%s\n' \
     "h3report: $1: no GPU operations in the trace" >&2; exit 1)
 
+# The report and the page's products: one rule of four targets, so that
+# make, interrupted while it runs, removes all that it put in place.
 report_facts = %/.report.source.facts %/.report.gpu.facts \
     %/.report.gaps.facts %/.report.idle.facts %/.report.kstream.facts \
     %/.report.top.facts %/.report.account.facts %/.report.device.facts \
-    %/.report.config.facts %/kernels.tsv %/strip.tsv %/gapbins.tsv \
+    %/.report.config.facts $(addprefix %/.report.,$(pages)) %/.report.start \
     $(BIN)/reportjson $(RULES)
-%/report.json: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv $(report_facts)
+%/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: \
+    $(at)$(CSV_PREFIX)cuda_gpu_trace.csv $(report_facts)
 	$(call report,$(gpu_csv))
 
-%/report.json: $(at)$(SQLITE_NAME) %/.report.export.facts \
-    %/.report.nvtx.facts $(report_facts)
+%/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: $(at)$(SQLITE_NAME) \
+    %/.report.export.facts %/.report.nvtx.facts $(report_facts)
 	$(call report,$(export_db),$*/.report.export.facts)
 
 # --- The rules of a scope ----------------------------------------------
@@ -382,6 +429,9 @@ sd = $*/$(tag)
 $(scopes):
 	mkdir -p -- $@
 
+%/$(tag)/.report.start: | %/$(tag)
+	$(start)
+
 # The ranges: of the NVTX CSV beside the pair's kernel-exec trace, else
 # of the export; the pair without one, or of an empty kernel-exec trace,
 # which launched nothing, has none, which RANGE cannot scope by.  Ranges
@@ -393,17 +443,20 @@ no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
     ranges to scope by -R (an export, or an nvtx_pushpop_trace CSV beside \
     the kernel-exec trace, holds them)" >&2; exit 1,$(file >$@))
 %/$(tag)/.report.ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges | %/$(tag)
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges \
+    %/$(tag)/.report.start
 	$(BIN)/nvtxranges -s -o $@ -- $<
 
-%/$(tag)/.report.ranges: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+%/$(tag)/.report.ranges: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
+    %/$(tag)/.report.start
 	$(no_ranges)
 
-%/$(tag)/.report.ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges | %/$(tag)
+%/$(tag)/.report.ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges \
+    %/$(tag)/.report.start
 	$(BIN)/nvtxranges -s -o $@ -- $(export_db)
 
 $(skipped:%=%/$(tag)/.report.ranges): %/$(tag)/.report.ranges: \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(tag)/.report.start
 	$(no_ranges)
 
 # The launches, read once the ranges are: RANGE fails where there are
@@ -461,7 +514,7 @@ endif
 	    <$(sd)/.report.gpu.facts))),$(BIN)/classify -s -x -r $(RULES) \
 	    -o $@ -- $<,$(no_work))
 
-$(scopes:%=%/kernels.tsv): %/kernels.tsv: %/.report.bystart
+$(scopes:%=%/.report.kernels.tsv): %/.report.kernels.tsv: %/.report.bystart
 
 # The filters that need the work in start order.  Idle in a scope of
 # ranges is idle inside it: the holes between its parts, merged in
@@ -473,9 +526,9 @@ $(scopes:%=%/kernels.tsv): %/kernels.tsv: %/.report.bystart
     $(BIN)/classify $(RULES)
 	$(BIN)/classify -s -x -r $(RULES) -o $@ -- $< $(sd)/.report.outside
 
-%/$(tag)/.report.idle.facts %/$(tag)/gapbins.tsv: \
+%/$(tag)/.report.idle.facts %/$(tag)/.report.gapbins.tsv: \
     %/$(tag)/.report.$(if $(RANGE),idlein,bystart) $(BIN)/gapstat
-	$(BIN)/gapstat -u -q -B $(sd)/gapbins.tsv -p idle. \
+	$(BIN)/gapstat -u -q -B $(sd)/.report.gapbins.tsv -p idle. \
 	    -o $(sd)/.report.idle.facts $<
 
 # The time account of the selected launch lines, without the copies'
@@ -487,7 +540,7 @@ $(scopes:%=%/kernels.tsv): %/kernels.tsv: %/.report.bystart
 	    -a api. -i overlap. -u kunion. -d $(sd)/.report.device.facts \
 	    -f $(sd)/.report.account.facts -- $<
 
-%/$(tag)/strip.tsv: %/$(tag)/.report.bystart %/$(tag)/.report.gpu.facts \
+%/$(tag)/.report.strip.tsv: %/$(tag)/.report.bystart %/$(tag)/.report.gpu.facts \
     $(BIN)/timeline
 	$(BIN)/timeline -H -w 960 \
 	    -l $(or $(call fact,gpu.span_ns,$(sd)/.report.gpu.facts),0) \
@@ -510,34 +563,37 @@ endif
 
 # The run's name (of R, not of its scope), its traces, and an export's
 # facts, as for the run.
-%/$(tag)/.report.config.facts: $(BIN)/runconfig | %/$(tag)
+%/$(tag)/.report.config.facts: $(BIN)/runconfig %/$(tag)/.report.start
 	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
 	    $(patsubst ~%,'~%',$(run_name))
 
 %/$(tag)/.report.source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv | %/$(tag)
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(tag)/.report.start
 	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
 
-%/$(tag)/.report.source.facts: $(at)$(SQLITE_NAME) | %/$(tag)
+%/$(tag)/.report.source.facts: $(at)$(SQLITE_NAME) %/$(tag)/.report.start
 	$(file >$@,source.gpu_trace$(tab)$(export_db))$(file >>$@,source.kernel_exec_trace$(tab)$(export_db))
 
-%/$(tag)/.report.export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo | %/$(tag)
+%/$(tag)/.report.export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
+    %/$(tag)/.report.start | %/$(tag)/.report.ranges
 	$(BIN)/exportinfo -o $@ -- $(export_db)
 
-# The report, of the scope's facts (the stem is R/TAG): an export's (a
-# run without the pair's GPU trace) says its devices, processes and graph
-# launches, of the whole trace, as h3report says them.
+# The report and the page's products, of the scope's facts (one rule of
+# four targets, as for the run): an export's (a run without the pair's
+# GPU trace) says its devices, processes and graph launches, of the whole
+# trace, as h3report says them.
 scope_exports := $(foreach r,$(runs),$(if $(wildcard \
     $(subst %,$r,$(at))$(CSV_PREFIX)cuda_gpu_trace.csv),,$(if $(wildcard \
     $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
 $(scope_exports:%=%/$(tag)/report.json): %/report.json: \
     %/.report.export.facts
-# $(*D) is R: the trace the report names, and the export's facts.
-is_export = $(filter $(*D),$(scope_exports))
-scope_trace = $(subst %,$(*D),$(at))$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
-scope_exportfacts = $(if $(is_export),$*/.report.export.facts)
-$(scopes:%=%/report.json): %/report.json: $(report_facts) \
-    %/.report.nvtx.facts $(if $(WINDOW),%/.report.scope.facts)
+# The trace the report names, and the export's facts.
+is_export = $(filter $*,$(scope_exports))
+scope_trace = $(traces)$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
+scope_exportfacts = $(if $(is_export),$(sd)/.report.export.facts)
+%/$(tag)/report.json %/$(tag)/kernels.tsv %/$(tag)/strip.tsv \
+    %/$(tag)/gapbins.tsv: $(subst %/,%/$(tag)/,$(report_facts)) \
+    %/$(tag)/.report.nvtx.facts $(if $(WINDOW),%/$(tag)/.report.scope.facts)
 	$(call report,$(scope_trace),$(scope_exportfacts))
 endif
 
@@ -546,6 +602,10 @@ endif
 # by h3report (a failed scope here leaves its directory, empty, where
 # pipeline.mk keeps its record; a filter's error names the file of the
 # chain it read, RUN/scope.TAG/.report.ranges, where h3report's names its
-# scratch copy); the error record, the products' times set to the start
-# and their putting in place, and the quiet terminal lines are
-# pipeline.mk's, of the make of these rules it runs for a run.
+# scratch copy); the error record, the products' move from its scratch
+# directory into the run's, and the quiet terminal lines are
+# pipeline.mk's, of the make of these rules it runs for a run.  A failed
+# run's error is one line, its filter's or h3report's naming the trace,
+# but make adds its own ("make: *** [...] Error 1"), which no recipe can
+# hold back (pipeline.mk drops it from the record); a run without its
+# traces is make's "No rule to make target".
