@@ -798,12 +798,13 @@ $(h3_jsons): $(h3_tools)
 # of the run's product directory and of this make, h3_scratch, so that
 # two makes of one run at once keep apart and a killed one leaves nothing
 # but the scratch.  Its error messages, less make's own lines about the
-# failed step, are the run's error record; made, the products are put in
-# place, the kernel table and the page's first and the report last, with
-# the time its reading began, as h3report puts them.  A run directory
-# gone is not made again (with OUT, its product directory is made).  (The
-# make below takes none of this one's flags and variables: MAKEFLAGS is
-# empty; it runs the filters one at a time, the runs being make's -j.)
+# failed step, are the run's error record; made, the products, which its
+# report step dated from the start of its reading (reportjson -s), as
+# h3report dates them, are put in place, the kernel table and the page's
+# first and the report last.  A run directory gone is not made again
+# (with OUT, its product directory is made).  (The make below takes none
+# of this one's flags and variables: MAKEFLAGS is empty; it runs the
+# filters one at a time, the runs being make's -j.)
 h3_chain = $(filter 'TRACEDIR=%,$(h3_args))
 h3_scratch = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))/.reduce.$(h3_pid)
 h3_reducemk := $(H3PROF_DIR)reduce.mk
@@ -819,15 +820,14 @@ h3_reducing = { mkdir $(if $(h3_out),-p )-- '$(h3_scratch)' || { [ ! -d \
     '$(@D)' ] || [ -w '$(@D)' ] || printf 'pipeline.mk: %s: not writable \
     (read-only?): write the reports elsewhere, as make reports OUT=DIR \
     does\n' '$(@D)' >&2; false; }; } && \
-    : >'$(h3_scratch)/start' && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
+    h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
     $(if $(h3_kexec),h3_skip= && { [ -s '$(h3_kexec)' ] || \
     h3_skip='$(h3_scratch)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
     '$(MAKE)' -r$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
     '$(h3_reducemk)' RUNS='$(h3_scratch)' H3PROF_BIN='$(H3PROF_BIN)' \
     H3PROF_RULES='$(H3PROF_RULES)' $(h3_args)$(if $(h3_kexec), \
     SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ ! -s "$$h3_e" ] || cat -- \
-    "$$h3_e" >&2; } && touch -r '$(h3_scratch)/start' -- \
-    $(h3_scratchfiles) && mv -f -- $(h3_scratchfiles) '$(@D)/' && rm -rf \
+    "$$h3_e" >&2; } && mv -f -- $(h3_scratchfiles) '$(@D)/' && rm -rf \
     -- '$(h3_scratch)' "$$h3_e" && { [ ! -e '$(@D)/report.err' ] || rm -f \
     -- '$(@D)/report.err'; }; else h3_kept=; h3_errors() { while IFS= read \
     -r h3_l; do case $$h3_l in '$(h3_makename)'*': *** ['*'] Error \
