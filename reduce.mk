@@ -366,7 +366,10 @@ launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
     $(RULES)
 	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/.report.launches
 
-$(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
+# Of each of the four products, which one rule makes: the one make takes
+# first gives the recipe its prerequisites ($^).
+$(foreach p,$(products),$(eval $(nvtx_runs:%=%/$p): %/$p: \
+    %/.report.nvtx.facts))
 
 facts = source gpu gaps idle kstream top account
 # $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last,
@@ -585,8 +588,8 @@ endif
 scope_exports := $(foreach r,$(runs),$(if $(wildcard \
     $(subst %,$r,$(at))$(CSV_PREFIX)cuda_gpu_trace.csv),,$(if $(wildcard \
     $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
-$(scope_exports:%=%/$(tag)/report.json): %/report.json: \
-    %/.report.export.facts
+$(foreach p,$(products),$(eval $(scope_exports:%=%/$(tag)/$p): %/$p: \
+    %/.report.export.facts))
 # The trace the report names, and the export's facts.
 is_export = $(filter $*,$(scope_exports))
 scope_trace = $(traces)$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
