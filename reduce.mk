@@ -367,9 +367,12 @@ launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
 	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/.report.launches
 
 # Of each of the four products, which one rule makes: the one make takes
-# first gives the recipe its prerequisites ($^).
-$(foreach p,$(products),$(eval $(nvtx_runs:%=%/$p): %/$p: \
-    %/.report.nvtx.facts))
+# first gives the recipe its prerequisites ($^).  (A line each, not an
+# $(eval), which would read the = of a run's name as an assignment.)
+$(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
+$(nvtx_runs:%=%/kernels.tsv): %/kernels.tsv: %/.report.nvtx.facts
+$(nvtx_runs:%=%/strip.tsv): %/strip.tsv: %/.report.nvtx.facts
+$(nvtx_runs:%=%/gapbins.tsv): %/gapbins.tsv: %/.report.nvtx.facts
 
 facts = source gpu gaps idle kstream top account
 # $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last,
@@ -588,8 +591,10 @@ endif
 scope_exports := $(foreach r,$(runs),$(if $(wildcard \
     $(subst %,$r,$(at))$(CSV_PREFIX)cuda_gpu_trace.csv),,$(if $(wildcard \
     $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
-$(foreach p,$(products),$(eval $(scope_exports:%=%/$(tag)/$p): %/$p: \
-    %/.report.export.facts))
+$(scope_exports:%=%/$(tag)/report.json): %/report.json: %/.report.export.facts
+$(scope_exports:%=%/$(tag)/kernels.tsv): %/kernels.tsv: %/.report.export.facts
+$(scope_exports:%=%/$(tag)/strip.tsv): %/strip.tsv: %/.report.export.facts
+$(scope_exports:%=%/$(tag)/gapbins.tsv): %/gapbins.tsv: %/.report.export.facts
 # The trace the report names, and the export's facts.
 is_export = $(filter $*,$(scope_exports))
 scope_trace = $(traces)$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
