@@ -755,13 +755,19 @@ h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	$(H3PROF_SCRIPTS)/h3report $(H3PROF_DIR)reduce.mk \
 	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
 
-# This make's process ID, in the names of its temporary files, .NAME.PID:
-# two makes of one sweep at once must not write the same one.  Those of a
-# make (or an h3summary) that was killed are removed by the next.
-h3_pid = $(eval h3_pid := $(shell echo $$PPID))$(h3_pid)
+# This make's process ID and start time (field 22 of /proc/PID/stat,
+# where there is one), in the names of its temporary files,
+# .NAME.PID-START: two makes of one sweep at once must not write the same
+# one.  Those of a make (or of an h3summary, .NAME.PID) that was killed
+# are removed by the next: a process of that ID that started at another
+# time is not the one that wrote them, as process IDs are reused.
+h3_pid = $(eval h3_pid := $(shell s=; { read -r s </proc/$$PPID/stat; } \
+    2>/dev/null; set -- $$s; echo "$$PPID$${22:+-$${22}}"))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)
 h3_pidof = $(lastword $(subst ., ,$1))
-h3_dead = $(foreach f,$1,$(if $(wildcard /proc/$(call h3_pidof,$f)/),,$f))
+h3_alive = $(if $(findstring -,$1),$(filter $(word 2,$(subst -, ,$1)),$(word \
+    22,$(file </proc/$(firstword $(subst -, ,$1))/stat))),$(wildcard /proc/$1/))
+h3_dead = $(foreach f,$1,$(if $(call h3_alive,$(call h3_pidof,$f)),,$f))
 h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
