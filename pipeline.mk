@@ -95,7 +95,7 @@
 #			runs the filters of an unscoped run whose trace is
 #			an export or a pair named PREFIXcuda_gpu_trace.csv
 #			itself, by the rules of reduce.mk, in a scratch
-#			directory of the run's, RUN/.reduce.PID; h3report
+#			directory of the run's, RUN/.reduce.PID-START; h3report
 #			reduces the others, to the same bytes.  Its
 #			time is when its reading began.  A run that cannot
 #			be reduced leaves RUN/report.err instead, the error
@@ -757,10 +757,11 @@ h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 
 # This make's process ID and start time (field 22 of /proc/PID/stat,
 # where there is one), in the names of its temporary files,
-# .NAME.PID-START: two makes of one sweep at once must not write the same
-# one.  Those of a make (or of an h3summary, .NAME.PID) that was killed
-# are removed by the next: a process of that ID that started at another
-# time is not the one that wrote them, as process IDs are reused.
+# .NAME.PID-START, as h3summary names its own: two makes of one sweep at
+# once must not write the same one.  Those of a make or an h3summary that
+# was killed are removed by the next: a process of that ID that started at
+# another time is not the one that wrote them, as process IDs are reused
+# (a bare .NAME.PID, of an older h3prof, is live while that ID is).
 h3_pid = $(eval h3_pid := $(shell s=; { read -r s </proc/$$PPID/stat; } \
     2>/dev/null; set -- $$s; echo "$$PPID$${22:+-$${22}}"))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)

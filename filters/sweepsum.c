@@ -85,20 +85,54 @@ create(const char *path)
 }
 
 /*
+ * Our process ID and start time (field 22 of /proc/self/stat), PID-START,
+ * as pipeline.mk names its temporary files: process IDs are reused, and
+ * one of ours that started at another time is not us.  PID alone where
+ * there is no /proc.
+ */
+static char *
+procname(void)
+{
+	char buf[1024], *p, *name;
+	unsigned long long start;
+	size_t n = 0;
+	FILE *f;
+	int i;
+
+	if ((f = fopen("/proc/self/stat", "r")) != NULL) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	/* Field 3 on follows the name's last ")", a field a space. */
+	p = strrchr(buf, ')');
+	for (i = 0; i < 20 && p != NULL; i++)
+		p = strchr(p + 1, ' ');
+	if (p != NULL && sscanf(p + 1, "%llu", &start) == 1)
+		i = asprintf(&name, "%ld-%llu", (long)getpid(), start);
+	else
+		i = asprintf(&name, "%ld", (long)getpid());
+	if (i == -1)
+		err(1, NULL);
+	return name;
+}
+
+/*
  * The temporary files, made first: a directory that takes none fails
- * before the work.  One there already, of our PID, is what a process
- * gone that had it left, as pipeline.mk takes .NAME.PID: litter, removed
- * (a link planted there too, not followed).
+ * before the work.  One there already, of our PID and start time, is what
+ * a process gone that had it left, as pipeline.mk takes .NAME.PID-START:
+ * litter, removed (a link planted there too, not followed).
  */
 static void
 openoutputs(void)
 {
+	char *me = procname();
 	size_t i;
 	int fd;
 
 	for (i = 0; i < NOUT; i++) {
-		if (asprintf(&tmpnames[i], "%s/.%s.%ld", dir, outnames[i],
-		    (long)getpid()) == -1)
+		if (asprintf(&tmpnames[i], "%s/.%s.%s", dir, outnames[i],
+		    me) == -1)
 			err(1, NULL);
 		if ((fd = create(tmpnames[i])) == -1 && errno == EEXIST &&
 		    unlink(tmpnames[i]) == 0)
@@ -109,6 +143,7 @@ openoutputs(void)
 		if ((outs[i] = fdopen(fd, "w")) == NULL)
 			err(1, "%s", tmpnames[i]);
 	}
+	free(me);
 }
 
 /* Every output, to its temporary file; then each renamed into place. */
