@@ -29,11 +29,14 @@ BEGIN { q = "'" }
 	while ((rc = getline l <f) > 0) {
 		if (l ~ /^<\?xml /)
 			continue
-		gsub(" id=\"", " id=\"" id "-", l)
-		gsub(" id=" q, " id=" q id "-", l)
-		gsub("href=\"#", "href=\"#" id "-", l)
-		gsub("href=" q "#", "href=" q "#" id "-", l)
-		gsub("url\\(#", "url(#" id "-", l)
+		# Most lines, a shape each, hold no id and no reference.
+		if (l ~ /id=|href=|url\(#/) {
+			gsub(" id=\"", " id=\"" id "-", l)
+			gsub(" id=" q, " id=" q id "-", l)
+			gsub("href=\"#", "href=\"#" id "-", l)
+			gsub("href=" q "#", "href=" q "#" id "-", l)
+			gsub("url\\(#", "url(#" id "-", l)
+		}
 		print l >out
 	}
 	if (rc < 0) {

@@ -1,9 +1,13 @@
 # h3runpage.jq: the pages of runs, as h3runpage(1) draws them, from the
 # lines h3runpage's reader gives, raw (jq -R), a run after another: N
-# NAME TAB REPORT starts run NAME, then J its report.json on one line,
-# K the first lines of its kernels.tsv, S the lines of its strip.tsv and
-# B those of its gapbins.tsv, each without its header, and M and the tag
-# of each of those files that is missing.  $dir is where the pages go,
+# NAME TAB REPORT starts run NAME, then J its report.json on one line;
+# then K, S, C and B, each with the count of the lines that follow it:
+# the first lines of its kernels.tsv without its header, the lanes of
+# its strip.tsv (lane, device, stream), its categories, and the lines of
+# its gapbins.tsv without its header; then M and the tags of those files
+# that are missing.  The strip of the Nth run of the batch is in the file
+# rN-strip.tsv, which gnuplot reads: lane, start_ns, end_ns and the
+# number of the category, from 0.  $dir is where the pages go,
 # DIR/NAME.html; $index, if not "", the link back to the sweep's page.
 # Writes the tagged stream of h3.jq's page definitions, and X NAME TAB
 # MESSAGE for a run whose report is none.
@@ -145,11 +149,11 @@ def runpage:
 	    ($r.components | type) != "object" then
 		"X\($name)\t\(.report | shown): not a report of h3report"
 	else
-	(.S | tsv_rows) as $strip | (.B | tsv_rows) as $bins |
+	(.B | tsv_rows) as $bins |
 	($r.components | keys_unsorted | colours) as $c |
 	($r.components | to_entries) as $cats |
 	$r.gpu_span_ns as $span |
-	([$strip[] | [.[0], .[1], .[2]]] | unique_by(.[0] | tonumber) |
+	(.S | tsv_rows | unique_by(.[0] | tonumber) |
 	    map({lane: (.[0] | tonumber), label: "device \(.[1]) stream \(.[2])"})) as $lanes |
 	($r.idle_gaps.count // 0) as $gaps | ($r.idle_gaps.total_ns // 0) as $idle |
 	("F\($dir)/\($name).html"),
@@ -232,9 +236,9 @@ def runpage:
 		 "; each pixel column takes the colour of the category with the most kernel time in it; white is idle.</p>" | page_line),
 		chart("\($f)-timeline"; "timeline"; 70 + 22 * ($lanes | length);
 		    datablock("l\($n)"; $lanes[] | [.lane]),
-		    datablock("s\($n)"; $strip[] | [(.[0] | tonumber),
-			(.[3] | tonumber) / 1e6, (.[4] | tonumber) / 1e6,
-			($c[.[5]] // "999999" | rgb)]),
+		    # Each category's colour, by its number in the strip's file.
+		    "array s\($n)[\(.C | length)] = [" + ([.C[] |
+			$c[.] // "999999" | rgb | tostring] | join(", ")) + "]",
 		    "set xlabel \"time since the first GPU operation (ms)\"",
 		    "set xrange [0:\($span / 1e6)]",
 		    "set yrange [\(($lanes | length) - 0.4):-0.6]",
@@ -242,8 +246,8 @@ def runpage:
 			join(", ")) + ")",
 		    "set style fill solid 1 noborder",
 		    "plot $l\($n) using (\($span / 2e6)):1:(\($span / 2e6)):(0.45) with boxxyerror fc rgb \"#f4f4f4\", \\",
-		    "    $s\($n) using (($2 + $3) / 2):1:(($3 - $2) / 2):(0.4):4 with boxxyerror lc rgb variable",
-		    "undefine $l\($n) $s\($n)"),
+		    "    'r\($n)-strip.tsv' using (($2 / 1e6 + $3 / 1e6) / 2):1:(($3 / 1e6 - $2 / 1e6) / 2):(0.4):(s\($n)[$4 + 1]) with boxxyerror lc rgb variable",
+		    "undefine $l\($n) s\($n)"),
 		($c | legend | page_line)
 	 end),
 	utilization($r; $n; $f),
@@ -275,13 +279,11 @@ def runpage:
 	    "<td class=\"n\">\(.[4] | tonumber / 1e3 | fixed(2))</td></tr>"),
 	 "</table>", "</body>", "</html>" | page_line) end;
 
+# The lines of a file that follow its tag and count.
+def lines: [range(.[1:] | tonumber) | input];
+
 gp_prelude,
-(foreach (inputs, null) as $l ({n: 0, cur: null, done: null};
-    .done = null |
-    if $l == null then .done = .cur
-    elif $l[0:1] == "N" then
-	.done = .cur | .n += 1 |
-	($l[1:] | split("\t")) as $w |
-	.cur = {n, name: $w[0], report: $w[1], J: [], K: [], S: [], B: [], M: []}
-    else .cur[$l[0:1]] += [$l[1:]] end;
-    .done // empty) | runpage)
+(foreach inputs as $l (0; . + 1; . as $n | $l[1:] | split("\t") |
+    {n: $n, name: .[0], report: .[1], J: [input[1:]], K: (input | lines),
+     S: (input | lines), C: (input | lines), B: (input | lines),
+     M: input[1:]}) | runpage)
