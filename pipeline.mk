@@ -249,8 +249,9 @@ h3_echo = $(if $(h3_quiet),printf $(h3_quiet_$1);)
 # job.  $(call h3_trap,CLEANUP) starts such a recipe: its shell sources
 # h3stop.sh (no process), whose traps end its h3_bg command and all under
 # it, run the shell command CLEANUP and say it (see there).
-h3_trap = h3_step='$@' h3_stopfile='$(h3_stopfile)'; h3_discard() { $(or \
-    $1,:); }; . '$(h3_stopsh)' &&
+# The step is named by its target, or by its h3_stepname.
+h3_trap = h3_step='$(or $(h3_stepname),$@)' h3_stopfile='$(h3_stopfile)'; \
+    h3_discard() { $(or $1,:); }; . '$(h3_stopsh)' &&
 h3_stopfile = $(h3_reports)/.interrupted.$(h3_pid)
 h3_stopsh = $(dir $(h3_lib))h3stop.sh
 # $(call h3_bg,COMMAND): a simple command, which succeeds as COMMAND does,
@@ -952,8 +953,8 @@ $(h3_record): h3-force
 endif
 $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 	$(call h3_differ,$(TRACES)|$(TRACES_FROM),$(h3_was_TRACES)|$(h3_was_TRACES_FROM)),\
-	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),TRACES_FROM=$(\
-	h3_was_TRACES_FROM)) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
+	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),TRACES_FROM=\
+	$(h3_was_TRACES_FROM)) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
 # Make expands a whole recipe before it runs it: the directory must be
 # there when $(file) writes.  It writes the file itself, no temporary one
 # that an interrupt could leave: make removes a target its interrupted
@@ -994,8 +995,32 @@ h3-done: $(h3_summaries)
 	    "$${h3_fastest%.}" '$(h3_reports)/summary.md$(if $(filter \
 	    0,$(HTML)),, and $(h3_index))' || :)
 
+# The batches of pages: h3_pagebatches names them, h3_batchids_B are
+# the runs of batch B, h3_pagesize runs, the least power of two at least
+# the square root of five times the runs (see the pages, below).  make
+# reports takes (after the sweep's list and record, which it writes
+# first) the reports of each batch, then the pages of the batch
+# before (the last batch after the summaries, which it can be drawn
+# beside), so that with -j a batch is drawn while the next is reduced:
+# make starts the jobs in the order it meets them, and comes back to a
+# target whose prerequisites were under way only once it has met all.
+h3_pagesize := $(or $(firstword $(foreach g,4:4 8:13 16:52 32:205 64:820 \
+    128:3277 256:13108,$(if $(word $(lastword $(subst :, ,$g)),$(h3_ids)),,\
+    $(firstword $(subst :, ,$g))))),512)
+# $(call h3_paging,BEFORE,IDS): the numbers of the batches of IDS, the
+# first 1 + the words of BEFORE, an x a batch before them.
+h3_paging = $(if $2,$(words x $1) $(eval h3_batchids_$(words x $1) := \
+    $(wordlist 1,$(h3_pagesize),$2))$(call h3_paging,x $1,$(wordlist \
+    $(words x $(h3_batchids_$(words x $1))),$(words $2),$2)))
+h3_pagebatches := $(if $(filter 0,$(HTML)),,$(call h3_paging,,$(h3_ids)))
+h3_paging_order := $(foreach b,$(h3_pagebatches),$(foreach \
+    i,$(h3_batchids_$b),$(h3_json_$i)) $(if $(filter-out 1,$b),h3-pages-$(words \
+    $(wordlist 2,$b,$(h3_pagebatches)))))
+
 ifeq ($(h3_errs),)
-reports: $(h3_summaries) h3-done $(if $(h3_keepgoing),h3-failed)
+reports: $(h3_list) $(h3_record) $(h3_paging_order) $(h3_summaries) \
+    $(addprefix h3-pages-,$(lastword $(h3_pagebatches))) h3-done \
+    $(if $(h3_keepgoing),h3-failed)
 else
 reports clean-reports: h3-errors
 endif
@@ -1135,10 +1160,11 @@ h3_quiet_compare = '  COMPARE %s against %s\n' '$(NEW)' '$(BASE)'
 #
 # They are renamed into place with kernels.tsv, just before report.json,
 # and go with it.  The pages of the runs whose report changed are drawn
-# in one batch, one jq and one gnuplot for them all, before the index,
-# which follows the summaries and the pages.  A page never outlives what
-# it shows: a run's page goes as its report is made again (so a run that
-# fails has none), and with HTML=0 an index older than the summary goes.
+# in batches, one jq and one gnuplot a batch: with -j as their reports
+# are made, else in one batch; the index follows the summaries and the
+# pages.  A page never outlives what it shows: a run's page goes as its
+# report is made again (so a run that fails has none), and with HTML=0
+# an index older than the summary goes.
 # Without gnuplot, make reports does nothing and says how to install it
 # or skip the pages (exit 2).
 
@@ -1172,7 +1198,7 @@ endif
 
 # Each page follows its run's report (with -k, a run whose report failed
 # has none, and loses its page); its recipe, which starts nothing, puts
-# the run in the batch of the index's recipe, h3_batch.  (The page
+# the run in the queue of the pages to draw, h3_batch.  (The page
 # variables are references, for a run's name may hold = or :.)
 h3_batch :=
 ifneq ($(HTML),0)
@@ -1184,26 +1210,50 @@ $(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq) \
 	$(h3_pagelibs) $(H3PROF_MK)
 	$(eval h3_batch += $(h3_pagerun))
 
-# The batch's runs, NAME tab report a line each, as runs.list; the index
-# links the runs' pages that are there: it follows them.  The pages of
-# runs no more in the sweep go with the index of before.
-h3_batchlist = $(h3_reports)/.pages.list.$(h3_pid)
+# $(call h3_drawpages,N): the recipe line that draws the pages in the
+# queue, as batch N, and empties it; nothing if it is empty.  Its list,
+# NAME tab report a line each as runs.list, is written as the line is
+# expanded.
+h3_drawpages = $(if $(h3_batch),$(eval h3_batch_$1 := $(h3_batch))$(eval \
+    h3_batch :=)$(eval h3_drawing := $1)$(h3_Q)$(file >$(call \
+    h3_batchlist,$1),$(call h3_batchtext,$1))$(call h3_trap,rm -f -- \
+    '$(call h3_batchlist,$1)')$(call h3_echo,pages)mkdir -p -- \
+    '$(h3_pagedir)' && { $(call h3_bg,'$(h3_runpage)' -i ../index.html -d \
+    '$(h3_pagedir)' '$(call h3_batchlist,$1)'); rm -f -- '$(call \
+    h3_batchlist,$1)'; exit $$h3_rc; })
+h3_batchlist = $(h3_reports)/.pages.list.$(h3_pid)-$1
 h3_batchtext = $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
-	$(foreach i,$(h3_batch),$(h3_name_$i):$(h3_json_$i)))))
+	$(foreach i,$(h3_batch_$1),$(h3_name_$i):$(h3_json_$i)))))
+h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
+    h3_runs,$(words $(h3_batch_$(h3_drawing))))'
+
+# With -j the pages are drawn as their reports are made, while later
+# runs are reduced: make reports meets each batch of h3_pagesize runs
+# once it has started the reports of the next (see h3_pagebatches,
+# above), and the batch's recipe draws the pages in the queue.  A batch
+# costs some 0.2 s to start its jq and gnuplot, a page of 20,000 kernels
+# 20 ms: batches of about the square root of five times the runs keep
+# both the starts and the last batch, drawn once all is reduced, few and
+# small.  Without -j, where none runs beside, the index's recipe draws
+# them all, in one batch.
+$(foreach b,$(h3_pagebatches),$(eval h3-pages-$b: $(foreach \
+    i,$(h3_batchids_$b),$$(h3_pagedir)/$$(h3_name_$i).html)))
+$(addprefix h3-pages-,$(h3_pagebatches)): h3-pages-%:
+	$(if $(filter -j%,$(filter-out -j1,$(MAKEFLAGS))),$(call h3_drawpages,$*))
+$(addprefix h3-pages-,$(h3_pagebatches)): private h3_stepname = $(h3_pagedir)
+
+# The index links the runs' pages that are there: it follows them, and
+# draws the pages still in the queue.  The pages of runs no more in the
+# sweep go with the index of before.
 $(h3_index): $(h3_summaries) $(h3_pages) $(h3_indexpage) \
-	$(addprefix $(dir $(h3_lib)),h3index.jq) $(h3_pagelibs) $(H3PROF_MK)
-	$(if $(h3_batch),$(h3_Q)$(file >$(h3_batchlist),$(h3_batchtext))$(call \
-	    h3_trap,rm -f -- '$(h3_batchlist)')$(call h3_echo,pages)mkdir -p \
-	    -- '$(h3_pagedir)' && { $(call h3_bg,'$(h3_runpage)' -i \
-	    ../index.html -d '$(h3_pagedir)' '$(h3_batchlist)'); rm -f -- \
-	    '$(h3_batchlist)'; exit $$h3_rc; })
+	$(addprefix $(dir $(h3_lib)),h3index.jq) $(h3_pagelibs) $(H3PROF_MK) \
+	| $(addprefix h3-pages-,$(h3_pagebatches))
+	$(call h3_drawpages,0)
 	$(if $(h3_gonepages),$(h3_Q)rm -f -- $(foreach p,$(h3_gonepages),$(call \
 	    h3_quote,$p)))
 	$(h3_Q)$(eval h3_made := yes)$(call h3_trap)$(call \
 	    h3_echo,index)$(call h3_bg,'$(h3_indexpage)' -o '$@' \
 	    '$(h3_reports)/summary.json' '$(h3_list)')
-h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
-    h3_runs,$(words $(h3_batch)))'
 h3_quiet_index = '  INDEX   %s\n' '$(h3_index)'
 
 h3-stale-index: $(h3_summaries)
@@ -1221,4 +1271,4 @@ h3-clean-pages:
 	    $(h3_pages))
 	$(h3_Q)rm -rf -- $(wildcard $(h3_pagedir)/.h3runpage.[0-9]*)
 
-.PHONY: h3-clean-pages h3-stale-index
+.PHONY: h3-clean-pages h3-stale-index $(addprefix h3-pages-,$(h3_pagebatches))
