@@ -953,8 +953,8 @@ $(h3_record): h3-force
 endif
 $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 	$(call h3_differ,$(TRACES)|$(TRACES_FROM),$(h3_was_TRACES)|$(h3_was_TRACES_FROM)),\
-	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),TRACES_FROM=\
-	$(h3_was_TRACES_FROM)) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
+	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),$(addprefix \
+	TRACES_FROM=,$(h3_was_TRACES_FROM))) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
 # Make expands a whole recipe before it runs it: the directory must be
 # there when $(file) writes.  It writes the file itself, no temporary one
 # that an interrupt could leave: make removes a target its interrupted
