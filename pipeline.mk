@@ -164,12 +164,14 @@
 # the time it took where the recipes' shell tells it without a process
 # (bash's EPOCHREALTIME: the Makefile of a checkout sets SHELL to bash;
 # dash, /bin/sh on Debian, has none), so that under -j the Ns can come
-# out of order.  A run that fails prints its error as it comes, and its
-# line says "failed: see RUN/report.err".  The last line, when this make
-# made the summary or the index, is the first clause of summary.md's
-# verdict, the fastest configuration, and where summary.md and the index
-# are (no index with HTML=0).  V=1 prints the recipes instead, and
-# make -s nothing but errors.
+# out of order.  A PAGES line says a batch of pages, which under -j
+# comes between the reports (see the pages, below).  A run that fails
+# prints its error as it comes, and its line says "failed: see
+# RUN/report.err".  The last line, when this make made the summary or
+# the index, is the first clause of summary.md's verdict, the fastest
+# configuration, and where summary.md and the index are (no index with
+# HTML=0).  V=1 prints the recipes instead, and make -s nothing but
+# errors.
 #
 # A signal to make or to its process group (Ctrl-C's SIGINT, SIGTERM,
 # SIGHUP) ends every step under way at once and keeps nothing of it (a
@@ -954,7 +956,8 @@ endif
 $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 	$(call h3_differ,$(TRACES)|$(TRACES_FROM),$(h3_was_TRACES)|$(h3_was_TRACES_FROM)),\
 	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),$(addprefix \
-	TRACES_FROM=,$(h3_was_TRACES_FROM))) -> $(or $(TRACES),TRACES_FROM=$(TRACES_FROM))))
+	TRACES_FROM=,$(h3_was_TRACES_FROM))) -> $(or $(TRACES),$(addprefix \
+	TRACES_FROM=,$(TRACES_FROM)))))
 # Make expands a whole recipe before it runs it: the directory must be
 # there when $(file) writes.  It writes the file itself, no temporary one
 # that an interrupt could leave: make removes a target its interrupted
@@ -1014,8 +1017,8 @@ h3_paging = $(if $2,$(words x $1) $(eval h3_batchids_$(words x $1) := \
     $(words x $(h3_batchids_$(words x $1))),$(words $2),$2)))
 h3_pagebatches := $(if $(filter 0,$(HTML)),,$(call h3_paging,,$(h3_ids)))
 h3_paging_order := $(foreach b,$(h3_pagebatches),$(foreach \
-    i,$(h3_batchids_$b),$(h3_json_$i)) $(if $(filter-out 1,$b),h3-pages-$(words \
-    $(wordlist 2,$b,$(h3_pagebatches)))))
+    i,$(h3_batchids_$b),$(h3_json_$i)) $(addprefix h3-pages-,$(filter-out \
+    0,$(words $(wordlist 2,$b,$(h3_pagebatches))))))
 
 ifeq ($(h3_errs),)
 reports: $(h3_list) $(h3_record) $(h3_paging_order) $(h3_summaries) \
