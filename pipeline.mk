@@ -1216,19 +1216,19 @@ $(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq) \
 # $(call h3_drawpages,N): the recipe line that draws the pages in the
 # queue, as batch N, and empties it; nothing if it is empty.  Its list,
 # NAME tab report a line each as runs.list, is written as the line is
-# expanded.
-h3_drawpages = $(if $(h3_batch),$(eval h3_batch_$1 := $(h3_batch))$(eval \
-    h3_batch :=)$(eval h3_drawing := $1)$(h3_Q)$(file >$(call \
-    h3_batchlist,$1),$(call h3_batchtext,$1))$(call h3_trap,rm -f -- \
+# expanded, and h3_drawn counts it for the line make says.
+h3_drawpages = $(if $(h3_batch),$(file >$(call \
+    h3_batchlist,$1),$(h3_batchtext))$(eval h3_drawn := $(words \
+    $(h3_batch)))$(eval h3_batch :=)$(h3_Q)$(call h3_trap,rm -f -- \
     '$(call h3_batchlist,$1)')$(call h3_echo,pages)mkdir -p -- \
     '$(h3_pagedir)' && { $(call h3_bg,'$(h3_runpage)' -i ../index.html -d \
     '$(h3_pagedir)' '$(call h3_batchlist,$1)'); rm -f -- '$(call \
     h3_batchlist,$1)'; exit $$h3_rc; })
 h3_batchlist = $(h3_reports)/.pages.list.$(h3_pid)-$1
 h3_batchtext = $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
-	$(foreach i,$(h3_batch_$1),$(h3_name_$i):$(h3_json_$i)))))
+	$(foreach i,$(h3_batch),$(h3_name_$i):$(h3_json_$i)))))
 h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
-    h3_runs,$(words $(h3_batch_$(h3_drawing))))'
+    h3_runs,$(h3_drawn))'
 
 # With -j the pages are drawn as their reports are made, while later
 # runs are reduced: make reports meets each batch of h3_pagesize runs
@@ -1241,8 +1241,11 @@ h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
 # them all, in one batch.
 $(foreach b,$(h3_pagebatches),$(eval h3-pages-$b: $(foreach \
     i,$(h3_batchids_$b),$$(h3_pagedir)/$$(h3_name_$i).html)))
+# Whether this make runs jobs beside each other: its -j, which MAKEFLAGS
+# shows in a recipe (make 4.3 shows none while it parses).
+h3_parallel = $(filter-out -j1,$(filter -j%,$(MAKEFLAGS)))
 $(addprefix h3-pages-,$(h3_pagebatches)): h3-pages-%:
-	$(if $(filter -j%,$(filter-out -j1,$(MAKEFLAGS))),$(call h3_drawpages,$*))
+	$(if $(h3_parallel),$(call h3_drawpages,$*))
 $(addprefix h3-pages-,$(h3_pagebatches)): private h3_stepname = $(h3_pagedir)
 
 # The index links the runs' pages that are there: it follows them, and

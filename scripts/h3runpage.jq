@@ -271,9 +271,9 @@ def runpage:
 	 end),
 	("<h2>Top kernels</h2>", "<table>",
 	 "<tr><th>kernel</th><th>category</th><th>launches</th><th>total ms</th><th>mean µs</th></tr>",
-	 # The first twenty rows of the kernel table, the names escaped as
-	 # they are for h3prof(5).
-	 (.K[0:20][] | split("\t") |
+	 # The rows of the kernel table the reader gives, its first twenty,
+	 # the names escaped as they are for h3prof(5).
+	 (.K[] | split("\t") |
 	    "<tr><td class=\"k\">\(.[0] | @html)</td><td>\(.[1] | @html)</td>" +
 	    "<td class=\"n\">\(.[2])</td><td class=\"n\">\(.[3] | tonumber | ms)</td>" +
 	    "<td class=\"n\">\(.[4] | tonumber / 1e3 | fixed(2))</td></tr>"),
