@@ -769,8 +769,12 @@ h3_pid = $(eval h3_pid := $(shell s=; { read -r s </proc/$$PPID/stat; } \
     2>/dev/null; set -- $$s; echo "$$PPID$${22:+-$${22}}"))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)
 h3_pidof = $(lastword $(subst ., ,$1))
-h3_alive = $(if $(findstring -,$1),$(filter $(word 2,$(subst -, ,$1)),$(word \
-    22,$(file </proc/$(firstword $(subst -, ,$1))/stat))),$(wildcard /proc/$1/))
+h3_alive = $(if $(findstring -,$1),$(call h3_running,$(file </proc/$(firstword \
+    $(subst -, ,$1))/stat),$(word 2,$(subst -, ,$1))),$(wildcard /proc/$1/))
+# Whether the process of /proc/PID/stat $1 started at $2 and still runs:
+# a killed make lingers as a zombie (state Z) until it is reaped, which in
+# a container can take seconds.
+h3_running = $(if $(filter-out Z X,$(word 3,$1)),$(filter $2,$(word 22,$1)))
 h3_dead = $(foreach f,$1,$(if $(call h3_alive,$(call h3_pidof,$f)),,$f))
 h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
