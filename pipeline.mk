@@ -780,8 +780,9 @@ h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
 	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
-	$(h3_reports)/.interrupted.[0-9]*) $(if $(call h3_unsafe,$(TMPDIR)),,$(wildcard \
-	$(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]*)))
+	$(h3_reports)/.interrupted.[0-9]* $(h3_reports)/.pages-*.[0-9]*) $(if \
+	$(call h3_unsafe,$(TMPDIR)),,$(wildcard $(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]* \
+	$(or $(TMPDIR),/tmp)/h3prof.pages-*.[0-9]*)))
 
 # One shell a run, which starts no process it need not (a make of
 # reduce.mk's rules, or h3report where they do not cover the run): the
@@ -1228,7 +1229,13 @@ h3_drawpages = $(if $(h3_batch),$(file >$(call \
     '$(h3_pagedir)' && { $(call h3_bg,'$(h3_runpage)' -i ../index.html -d \
     '$(h3_pagedir)' '$(call h3_batchlist,$1)'); rm -f -- '$(call \
     h3_batchlist,$1)'; exit $$h3_rc; })
-h3_batchlist = $(h3_reports)/.pages.list.$(h3_pid)-$1
+# The list is written by make, before the recipe's shell sets the trap
+# that removes it: one a signal leaves in that moment is in TMPDIR, beside
+# the make's messages, not in REPORTS, and the next make takes it for
+# litter (in REPORTS where TMPDIR's name is none $(file) can write).
+h3_batchroot := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
+    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)
+h3_batchlist = $(h3_batchroot)pages-$1.$(h3_pid)
 h3_batchtext = $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
 	$(foreach i,$(h3_batch),$(h3_name_$i):$(h3_json_$i)))))
 h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
@@ -1277,7 +1284,8 @@ endif
 # (a killed page's process may linger as a zombie, its PID still there).
 h3-clean-pages:
 	$(h3_Q)rm -f -- '$(h3_index)' $(wildcard $(h3_reports)/.index.html.[0-9]* \
-	    $(h3_reports)/.pages.list.[0-9]*)$(call h3_chunks,rm -f --,\
+	    $(h3_reports)/.pages.list.[0-9]* $(h3_reports)/.pages-*.[0-9]*)$(call \
+	    h3_chunks,rm -f --,\
 	    $(h3_pages))
 	$(h3_Q)rm -rf -- $(wildcard $(h3_pagedir)/.h3runpage.[0-9]*)
 
