@@ -1,0 +1,332 @@
+# h3compare.jq: the jq programs of h3compare(1), each a definition that
+# h3compare calls by name after `include "h3compare";` (h3lib.sh's h3_jq
+# finds it): sweep, configs, figures, compare and markdown.
+include "h3";
+
+# A name as figure lines hold it: escaped as h3prof(5) escapes names.
+def escaped: gsub("\\\\"; "\\\\") | gsub("\t"; "\\t") | gsub("\n"; "\\n")
+	| gsub("\r"; "\\r");
+def unescaped: gsub("\\\\(?<c>.)"; {t: "\t", n: "\n", r: "\r"}[.c] // .c);
+
+# A configuration's key: its JSON text, keys sorted, so that the same
+# configuration has one key in both sweeps.
+def key: to_entries | sort_by(.key) | from_entries | tojson;
+def conflabel: to_entries | map("\(.key)=\(.value)") | join(",");
+# A group's key: its configuration's, or, for a group of no settings,
+# which the summary makes of each such run alone, its run's name.
+def groupkey: if .config == {} and .label != null then
+	{"(run)": .label} | tojson else .config | key end;
+# A kernel's figure, kernels.CATEGORY.NAME.MEASURE, in its parts: a name
+# may hold dots and newlines, a category and a measure neither.
+def kernel: split(".") | {category: .[1], name: (.[2:-1] | join(".")),
+	measure: .[-1]};
+
+# A summary or a report -> {runs, groups}, as h3summary makes them; a
+# report is a sweep of one run, its configuration without -r's keys.
+def sweep($repeat):
+	# A number that is not finite stays a string, which the figures tell:
+	# jq would write NaN as null and infinity as the largest double.
+	walk(if type == "number" and isnan then "NaN"
+	     elif type == "number" and isinfinite then
+		(if . > 0 then "Infinity" else "-Infinity" end)
+	     else . end)
+	| if has("groups") then {runs, groups, failed: (.failed | length)}
+	else ($repeat | split(" ") | map(select(. != "") | [.])) as $rk
+	| {runs: [.], failed: 0,
+	   groups: [{config: (.run.config | delpaths($rk)), runs: [.run.name],
+		label: .run.name,
+		figures: (del(.run, .streams, .top_kernels)
+		    | [paths(type == "number" or type == "null")
+			| map(tostring) | join(".") | {(.): {}}] | add // {})}]}
+	end;
+
+# A sweep -> "key tab label tab runs tab config" of each configuration
+# ($same the key of each, for two runs compared whatever their
+# configurations; the label of a configuration without settings is its
+# run's name, as the summary's), then "run tab name tab key" of each run,
+# its name escaped as kernel tables hold it.
+def configs($same):
+	.groups[] | ($same // groupkey) as $k
+	| "\($k)\t\(if .config == {} then .label // "" else .config | conflabel
+	    end)\t\(.runs | length)\t\(.config | tojson)",
+	  (.runs[] | "run\t\(escaped)\t\($k)");
+
+# A sweep -> the figure lines of its runs, from $file; the kernels of
+# its reports' top_kernels too unless $tabled (a kernel table has them
+# all).  The figures are those of $known, a figure of either side: a
+# run's value of one is a number; null only in a percentage (of nothing:
+# reportjson writes null where the whole is 0); a time is never negative.
+# Any other value is an error naming the run.
+def figures($file; $known; $same; $tabled):
+	def bad($run; $f; $what): error("\($file): run \($run | shown): figure "
+		+ "\($f | shown) \($what)");
+	(.runs | map({(.run.name): .}) | add // {}) as $reports
+	| .groups[] | ($same // groupkey) as $k
+	| .runs[] | $reports[.] as $r
+	| ($known[] | . as $f | ($f | split(".")) as $p
+	    | ($r | reduce $p[:-1][] as $part (.;
+		    if type == "object" then .[$part] else null end)
+		| if type == "object" and has($p[-1]) then .[$p[-1]]
+		  else empty end)
+	    | if type == "number" then
+		if . < 0 and ($f | test("(_ns|milliseconds)$")) then
+		    bad($r.run.name; $f; "is \(.), a negative time")
+		else "\($k)\t\($f)\t\(.)" end
+	      elif . == null then
+		if $f | test("percent[^.]*$") then empty
+		else bad($r.run.name; $f; "is null, not a number") end
+	      else bad($r.run.name; $f; "is \(tojson | .[:40]), not a number")
+	      end),
+	  (if $tabled then empty
+	   else $r.top_kernels[]?
+		| "kernels.\(.category).\(.name | escaped)" as $f
+		| "\($k)\t\($f).total_ns\t\(.total_ns)",
+		  "\($k)\t\($f).launches\t\(.launches)" end);
+
+# figdiff's lines, and the configurations of both sides -> compare.json.
+def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
+    $allowmissing):
+	def num: if . == "-" then null else tonumber end;
+	def side($f): if $f[0] == "-" then null
+		else {n: ($f[0] | tonumber), mean: ($f[1] | num),
+		      stddev: ($f[2] | num)} end;
+	# The three of the comparisons . (an array of {id, c}: the fields that
+	# name comparison c) whose mean grew most in regression $r's
+	# configuration, named by their ids, with their share of $r's change
+	# ($unit of theirs to one of $r's).
+	def grown($r; $unit):
+		[.[] | ((.c.new.mean // 0) - (.c.base.mean // 0)) as $d
+		    | select($d > 0)
+		    | .id + {base: (.c.base.mean // 0), new: (.c.new.mean // 0),
+		       change: $d, share_percent: (if $r.change == 0 then null
+			   else $d / ($r.change * $unit) * 100 end)}]
+		| sort_by(-.change) | .[:3];
+	# The kernels whose change explains most of a regression of a figure of
+	# kernel time or launches: those of its category for a component's, all
+	# for the totals; the others no kernel explains.
+	def explain($cmps):
+		. as $r
+		| ([$r.figure | capture("^components\\.(?<c>[^.]*)\\.") | .c]
+		    | first) as $cat
+		| (if $r.figure | test("^(components\\.[^.]*\\.milliseconds"
+		      + "|kernel_time_ns|gpu_span_ns)$") then "total_ns"
+		   elif $r.figure | test("^(components\\.[^.]*\\.launches"
+		      + "|kernel_count)$") then "launches"
+		   else null end) as $m
+		| if $m == null then [] else
+		  [$cmps[] | select(.configuration == $r.configuration
+			and (.figure | startswith("kernels.")))
+		    | (.figure | kernel) as $k
+		    | select($k.measure == $m
+			and ($cat == null or $k.category == $cat))
+		    | {id: {kernel: $k.name, category: $k.category}, c: .}]
+		  | grown($r; if $r.figure | endswith("milliseconds") then 1e6
+		      else 1 end) end;
+	# The parts of the time account that grew most in a regression of the
+	# span (any part) or of idle time (the idle parts): why the GPU took
+	# longer, where kernels say only which ran longer.
+	def explain_parts($cmps):
+		. as $r
+		| (if $r.figure == "gpu_span_ns" then "time_account.parts."
+		   elif $r.figure == "idle_gaps.total_ns" then
+		       "time_account.parts.idle_"
+		   else null end) as $p
+		| if $p == null then [] else
+		  [$cmps[] | select(.configuration == $r.configuration
+			and (.figure | startswith($p)))
+		    | {id: {part: (.figure | ltrimstr("time_account.parts."))},
+		       c: .}]
+		  | grown($r; 1) end;
+
+	($confs | split("\n") | map(select(. != "") | split("\t"))) as $c
+	| ($c | map(select(.[0] == "base" and .[1] != "run")
+	    | {(.[1]): {label: .[2], config: (.[4] | fromjson)}}) | add // {})
+	    as $bl
+	| ($c | map(select(.[0] == "new" and .[1] != "run")
+	    | {(.[1]): {label: .[2], config: (.[4] | fromjson)}}) | add // {})
+	    as $nl
+	| [$cmp | split("\n")[] | select(. != "") | split("\t")
+	    | ($nl[.[0]] // $bl[.[0]]) as $conf
+	    | {configuration: $conf.label, config: $conf.config,
+	       figure: (.[1] | unescaped), verdict: .[2],
+	       base: side(.[3:6]), new: side(.[6:9]), change: (.[9] | num),
+	       change_percent: (.[10] | num), t: (.[11] | num),
+	       df: (.[12] | num), p_value: (.[13] | num),
+	       q_value: (.[14] | num)}] as $all
+	| ($all | map(select(.figure == ""))) as $one
+	| ($all | map(select(.figure != "") | del(.config))) as $cmps
+	| ([$one[] | select(.verdict == "only-base") | .configuration])
+	    as $missing
+	| def entry: {configuration, figure, base: .base.mean, new: .new.mean,
+		change, change_percent, p_value, q_value, n_base: .base.n,
+		n_new: .new.n};
+	{base: $base, new: $new, alpha: ($alpha | tonumber),
+	   tolerance: (if $tolerance == "" then null else $tolerance end),
+	   test: ("Welch's t-test, two-sided, where both sides have two runs"
+	       + " or more"),
+	   correction: "Benjamini-Hochberg, over every test that gates",
+	   configurations: (
+	     [$all | group_by(.configuration)[] | .[0]
+		| {configuration, config,
+		   status: (if .figure != "" then "compared"
+			    elif .verdict == "only-base" then "only in base"
+			    else "only in new" end)}]),
+	   comparisons: $cmps,
+	   regressions: [$cmps[] | select(.verdict == "regression") | entry
+		| . + {explained_by: explain($cmps),
+		    explained_by_parts: explain_parts($cmps)}],
+	   improvements: [$cmps[] | select(.verdict == "improvement") | entry],
+	   missing_in_new: $missing,
+	   missing_allowed: $allowmissing,
+	   counts: (reduce ($cmps[] | select((.figure | startswith("kernels."))
+		    and (.verdict | test("^(ungated|only-)")) | not)
+		| .verdict) as $v ({regression: 0, improvement: 0, changed: 0,
+		    unchanged: 0, ungated: 0, "only-base": 0, "only-new": 0};
+		    .[$v] += 1)
+		| . + {tests: ($cmps | map(select(.q_value != null)) | length),
+		    gated: ($cmps | map(select(.verdict
+			| test("^(ungated|only-)") | not)) | length),
+		    explaining: ($cmps | map(select(.verdict == "ungated"))
+			| length),
+		    kernel_figures: ($cmps | map(select(.figure
+		    | startswith("kernels."))) | length)}),
+	   gated_figures: ([$cmps[]
+		| select(.verdict | test("^(ungated|only-)") | not)
+		| .figure | sub("^components\\.[^.]*\\."; "components.*.")
+		| if startswith("kernels.") then "kernels.*.\(kernel.measure)"
+		  else . end]
+		| unique)}
+	| . + {passed: ((.regressions | length) == 0
+		and (($missing | length) == 0 or $allowmissing))};
+
+# compare.json -> compare.md, sized for a pull-request comment.
+def markdown($max):
+	# x with d decimals, as text: no float noise from jq's printing.
+	def fixed($d): if . < 0 then "-" + (-. | fixed($d)) else
+		(. * pow(10; $d) | round | tostring) as $s
+		| if $d == 0 then $s else
+		  ("0" * ($d + 1 - ($s | length)) + $s) as $z
+		  | $z[:-$d] + "." + $z[-$d:] end end;
+	# Three significant digits, at least the units.
+	def sig3: if . == floor then tostring else
+		(fabs | log10 | floor) as $e
+		| fixed(if $e >= 2 then 0 else 2 - $e end) end;
+	# A figure's value in ns, if it is a time; else null.
+	def ns($f): if $f | endswith("_ns") then .
+		elif $f | endswith("milliseconds") then . * 1e6 else null end;
+	# A time in the unit that reads: ms from 1 ms, µs from 1 µs, else ns.
+	def time: fabs as $a
+		| if $a >= 1e6 then "\(. / 1e6 | sig3) ms"
+		  elif $a >= 1e3 then "\(. / 1e3 | sig3) µs"
+		  else "\(sig3) ns" end;
+	def percentage($f): $f | test("percent[^.]*$");
+	def value($f): if . == null then "-"
+		elif ns($f) != null then ns($f) | time
+		elif percentage($f) then "\(sig3)%" else sig3 end;
+	def signed($f): (if . > 0 then "+" else "" end) + (if percentage($f)
+		then "\(sig3) pp" else value($f) end);
+	# What an explaining kernel's change counts: launches or time.
+	def kunit: if .figure | test("(launches|kernel_count)$") then "launches"
+		else "_ns" end;
+	# Text for Markdown and the HTML it may hold, as a table cell: control
+	# characters shown, HTML's specials as entities, and what makes a link,
+	# a code span or a cell escaped.
+	def cell: tostring | gsub("\n"; " ") | shown | gsub("&"; "&amp;")
+		| gsub("<"; "&lt;") | gsub(">"; "&gt;")
+		| gsub("(?<c>[\\\\`\\[\\]|])"; "\\\(.c)");
+	# A kernel's name, shortened, for a code span: there nothing is markup,
+	# and only a backtick would end it.
+	def kname: sub("^void "; "")
+		| gsub("<unnamed>::|\\(anonymous namespace\\)::"; "")
+		| (split("(")[0] | split("<")[0]) as $s
+		| (if $s == "" then . else $s end)
+		| if length > 50 then .[:49] + "…" else . end
+		| gsub("\n"; " ") | shown | gsub("`"; "'");
+	def pv($v): if $v < 0.001 then "< 0.001" else $v | fixed(3) end;
+	def p: if .p_value == null then "n = 1: untested" else pv(.p_value) end;
+	def q: if .q_value == null then "-" else pv(.q_value) end;
+	# A figure's name as a cell; a kernel's name shortened in it.
+	def fcell: if startswith("kernels.") then kernel
+		| "kernels.\(.category | cell)."
+		+ "`\(.name | kname | gsub("\\|"; "\\|"))`.\(.measure | cell)"
+	  else cell end;
+	def row: .figure as $f
+		| "| \(.configuration | cell) | \($f | fcell) | "
+		+ "\(.n_base) → \(.n_new) | \(.base | value($f)) | "
+		+ "\(.new | value($f)) | \(.change | signed($f))"
+		+ (if .change_percent == null then "" else
+		    " (\(if .change_percent > 0 then "+" else "" end)"
+		    + "\(.change_percent | fixed(1))%)" end)
+		+ " | \(p) | \(q) |";
+	def table($rows):
+		"| configuration | figure | n | base | new | change | p"
+		    + " | p adjusted |",
+		"| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
+		($rows[:$max][] | row),
+		(if ($rows | length) > $max then
+		    "",
+		    "… and \(($rows | length) - $max) more in compare.json."
+		 else empty end);
+	# What an explaining figure grew by, in unit $u, and its share.
+	def grew($u): "\(.change | signed($u))"
+		+ (if .share_percent == null then ""
+		   else " (\(.share_percent | fixed(0))%)" end);
+	def plural($n; $word):
+		"\($n) \($word)\(if $n == 1 then "" else "s" end)";
+	def only($status): [.configurations[] | select(.status == $status)];
+
+	.counts as $n
+	| "## h3compare: \(.base.path | cell) → \(.new.path | cell)", "",
+	  "**\(if .passed then "Passed" else "Failed" end): "
+	    + "\(plural($n.regression; "regression"))**, "
+	    + "\(plural($n.improvement; "improvement")), "
+	    + "in \(plural(only("compared") | length; "configuration"))"
+	    + " compared"
+	    + (if (.missing_in_new | length) > 0 then
+		", \(.missing_in_new | length) missing in new"
+		+ (if .missing_allowed then " (allowed)" else "" end)
+	       else "" end)
+	    + ".",
+	  (if (.regressions | length) > 0 then
+	    "", "### Regressions", "", table(.regressions),
+	    (.regressions[:$max][] | select(.explained_by | length > 0)
+		| kunit as $u
+		| "", "- \(.configuration | cell), \(.figure | fcell): "
+		+ (.explained_by | map("`\(.kernel | kname)` " + grew($u))
+		    | join(", "))),
+	    (.regressions[:$max][] | select(.explained_by_parts | length > 0)
+		| "", "- \(.configuration | cell), \(.figure | fcell), "
+		+ "by the time account: "
+		+ (.explained_by_parts | map("`\(.part)` " + grew("_ns"))
+		    | join(", ")))
+	   else empty end),
+	  (if (.improvements | length) > 0 then
+	    "", "### Improvements", "", table(.improvements)
+	   else empty end),
+	  (if (only("only in base") | length) > 0 then
+	    "", "### Missing in new", "",
+	    "These configurations of base are not in new: "
+	    + (if .missing_allowed then "allowed (MISSING=ok)."
+	       else "the gate fails unless MISSING=ok." end), "",
+	    (only("only in base")[] | "- \(.configuration | cell)")
+	   else empty end),
+	  (if (only("only in new") | length) > 0 then
+	    "", "### Only in new", "",
+	    (only("only in new")[] | "- \(.configuration | cell)")
+	   else empty end),
+	  (if .base.kernels == "top_kernels" or .new.kernels == "top_kernels"
+	   then
+	    "", "Kernels of \([.base, .new]
+		| map(select(.kernels == "top_kernels") | .path | cell)
+		| join(" and ")): the top ten of each report, "
+	    + "as there is no kernels.tsv."
+	   else empty end),
+	  "", "Gated: \($n.gated) figures ("
+	    + "\(.gated_figures | map(cell) | join(", "))), "
+	    + "Welch's t-test at alpha \(.alpha), Benjamini-Hochberg over its "
+	    + "\($n.tests) tests where both sides have repeats; tolerance "
+	    + "\(if .tolerance == null then "5%"
+		 else "of \(.tolerance | cell)" end)."
+	    + "  Only explain: \($n.explaining) figures "
+	    + "(maxima, percentiles, counts, shares and kernels, unless the "
+	    + "tolerance file gates them).";
