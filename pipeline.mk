@@ -94,8 +94,8 @@
 #			the reference's report, then the extensions.  Make
 #			runs the filters of an unscoped run whose trace is
 #			an export or a pair named PREFIXcuda_gpu_trace.csv
-#			itself, by the rules of reduce.mk, in a scratch
-#			directory of the run's, RUN/.reduce.PID-START; h3report
+#			itself, by the rules of reduce.mk, its files in
+#			between named RUN/.reduce.PID-START.NAME; h3report
 #			reduces the others, to the same bytes.  Its
 #			time is when its reading began.  A run that cannot
 #			be reduced leaves RUN/report.err instead, the error
@@ -186,8 +186,8 @@
 # make clean-reports removes the summaries and the runs' reports, kernel
 # tables, inputs and error records, their scope.TAG directories (with
 # RANGE or WINDOW, that scope's products alone), and the temporary files
-# and scratch directories of reductions killed with SIGKILL (so not while
-# another make reports runs); it leaves the record of the sweep and the
+# of reductions killed with SIGKILL (not those of a make reports at work);
+# it leaves the record of the sweep and the
 # SQLite exports of nsys reports.
 # make clean-reports reports redoes the sweep in full; rm -r REPORTS
 # forgets it.
@@ -777,12 +777,20 @@ h3_alive = $(if $(findstring -,$1),$(call h3_running,$(file </proc/$(firstword \
 h3_running = $(if $(filter-out Z X,$(word 3,$1)),$(filter $2,$(word 22,$1)))
 h3_dead = $(foreach f,$1,$(if $(call h3_alive,$(call h3_pidof,$f)),,$f))
 h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
-h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
+# Of the files of $1 named [.].reduce.PID-START[.NAME], by a make's
+# reduction (and of an older h3prof, its scratch directories), those of
+# dead makes.
+h3_deadhidden = $(foreach f,$1,$(if $(call h3_alive,$(word 2,$(subst \
+    ., ,$(notdir $f)))),,$f))
+# The messages of the runs that dead makes reduced, in TMPDIR.
+h3_deaderrs := $(if $(call h3_unsafe,$(TMPDIR)),,$(call h3_dead,$(wildcard \
+	$(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]*)))
+h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
 	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
 	$(h3_reports)/.interrupted.[0-9]* $(h3_reports)/.pages-*.[0-9]*) $(if \
-	$(call h3_unsafe,$(TMPDIR)),,$(wildcard $(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]* \
-	$(or $(TMPDIR),/tmp)/h3prof.pages-*.[0-9]*)))
+	$(call h3_unsafe,$(TMPDIR)),,$(wildcard \
+	$(or $(TMPDIR),/tmp)/h3prof.pages-*.[0-9]*))) $(h3_deaderrs))
 
 # One shell a run, which starts no process it need not (a make of
 # reduce.mk's rules, or h3report where they do not cover the run): the
@@ -793,8 +801,8 @@ h3_litter := $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
     gapbins.tsv,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
-	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles) '$(h3_scratch)' \
-	    $${h3_e:+"$$h3_e"})$(if \
+	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles)$(if $(h3_chain), \
+	    $(h3_hiddenfiles)) $${h3_e:+"$$h3_e"})$(if \
 	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if $(h3_chain),,$(if \
 	    $(h3_out)$(h3_scopetag),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && ))for p in \
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
@@ -805,23 +813,31 @@ $(h3_jsons): $(h3_tools)
 	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs' && \
 	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
 	    { rm -rf -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
-	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv'$(if $(h3_chain), '$(h3_scratch)'); \
+	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv'$(if $(h3_chain), \
+	    $(h3_hiddenfiles)); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
 
 # A run reduced by reduce.mk's chain (h3_args are its settings): one make
-# of its rules, which execs each filter itself, into a scratch directory
-# of the run's product directory and of this make, h3_scratch, so that
-# two makes of one run at once keep apart and a killed one leaves nothing
-# but the scratch.  Its error messages, less make's own lines about the
-# failed step, are the run's error record; made, the products, which its
-# report step dated from the start of its reading (reportjson -s), as
-# h3report dates them, are put in place, the kernel table and the page's
-# first and the report last.  A run directory gone is not made again
-# (with OUT, its product directory is made).  (The make below takes none
-# of this one's flags and variables: MAKEFLAGS is empty; it runs the
+# of its rules, which execs each filter itself and puts the products in
+# place, in the run's product directory: the kernel table and the page's
+# first and the report last, each dated from the start of its reading
+# (reportjson -s), as h3report dates them.  Its files in between are
+# named by this make, h3_hidden (HIDDEN_PREFIX), so that two makes of one
+# run at once keep apart; make removes them once the products are made,
+# and a killed make's are litter that the next removes.  It makes every
+# step (-B): the products of before are there, and this make, not that
+# one, knows that they are stale; they stay until the new ones replace
+# them (KEEP_OLD), or the run fails.  Its error messages, less make's own
+# lines about the failed step, are the run's error record; made, the
+# messages are removed with the others of this make once the summary is
+# made (h3_errfiles), which saves a process a run.  (The make below takes
+# none of this one's flags and variables: MAKEFLAGS is empty; it runs the
 # filters one at a time, the runs being make's -j.)
 h3_chain = $(filter 'TRACEDIR=%,$(h3_args))
-h3_scratch = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))/.reduce.$(h3_pid)
+h3_dir = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))
+h3_hidden = .reduce.$(h3_pid).
+# A run's files in between, and their filters' temporary files (.NAME.*).
+h3_hiddenfiles = '$(h3_dir)/$(h3_hidden)'* '$(h3_dir)/.$(h3_hidden)'*
 h3_reducemk := $(H3PROF_DIR)reduce.mk
 h3_makename := $(notdir $(MAKE))
 # The kernel-exec trace of a pair, whose size the shell tells reduce.mk
@@ -829,32 +845,34 @@ h3_makename := $(notdir $(MAKE))
 h3_kexec = $(if $(filter 'CSV_PREFIX=%,$(h3_args)),$(patsubst \
     'TRACEDIR=%',%,$(filter 'TRACEDIR=%,$(h3_args)))$(patsubst \
     'CSV_PREFIX=%',%,$(filter 'CSV_PREFIX=%,$(h3_args)))cuda_kern_exec_trace.csv)
-h3_scratchfiles = $(foreach f,kernels.tsv strip.tsv gapbins.tsv \
-    report.json,'$(h3_scratch)/$f')
-h3_reducing = { mkdir $(if $(h3_out),-p )-- '$(h3_scratch)' || { [ ! -d \
-    '$(@D)' ] || [ -w '$(@D)' ] || printf 'pipeline.mk: %s: not writable \
-    (read-only?): write the reports elsewhere, as make reports OUT=DIR \
-    does\n' '$(@D)' >&2; false; }; } && \
-    h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
+h3_reducing = $(eval h3_chained := yes)$(if $(h3_out),{ [ -d '$(@D)' ] || \
+    mkdir -p -- '$(@D)'; } && ){ [ -w '$(@D)' ] || { if [ -d '$(@D)' ]; \
+    then printf 'pipeline.mk: %s: not writable (read-only?): write the \
+    reports elsewhere, as make reports OUT=DIR does\n' '$(@D)'; else \
+    printf 'pipeline.mk: %s: no such directory\n' '$(@D)'; fi >&2; false; \
+    }; } && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
     $(if $(h3_kexec),h3_skip= && { [ -s '$(h3_kexec)' ] || \
-    h3_skip='$(h3_scratch)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
-    '$(MAKE)' -r$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
-    '$(h3_reducemk)' RUNS='$(h3_scratch)' H3PROF_BIN='$(H3PROF_BIN)' \
-    H3PROF_RULES='$(H3PROF_RULES)' $(h3_args)$(if $(h3_kexec), \
-    SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ ! -s "$$h3_e" ] || cat -- \
-    "$$h3_e" >&2; } && mv -f -- $(h3_scratchfiles) '$(@D)/' && rm -rf \
-    -- '$(h3_scratch)' "$$h3_e" && { [ ! -e '$(@D)/report.err' ] || rm -f \
-    -- '$(@D)/report.err'; }; else h3_kept=; h3_errors() { while IFS= read \
-    -r h3_l; do case $$h3_l in '$(h3_makename)'*': *** ['*'] Error \
-    '*|'$(h3_makename)'*': *** Deleting file '*) ;; *) h3_kept=1; printf \
-    '%s\n' "$$h3_l";; esac; done <"$$h3_e"; [ -n "$$h3_kept" ] || echo \
-    'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')'; }; \
-    h3_errors >&2; h3_errors >'$(h3_scratch)/report.err' && mv -f -- \
-    '$(h3_scratch)/report.err' '$(@D)/report.err'; rm -rf -- \
-    '$(h3_scratch)' "$$h3_e" '$@'; false; fi
+    h3_skip='$(h3_dir)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
+    '$(MAKE)' -rB$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
+    '$(h3_reducemk)' RUNS='$(h3_dir)' HIDDEN_PREFIX=$(h3_hidden) \
+    KEEP_OLD=yes H3PROF_BIN='$(H3PROF_BIN)' H3PROF_RULES='$(H3PROF_RULES)' \
+    $(h3_args)$(if $(h3_kexec), SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ \
+    ! -s "$$h3_e" ] || cat -- "$$h3_e" >&2; } && { [ ! -e \
+    '$(@D)/report.err' ] || rm -f -- '$(@D)/report.err'; }; else h3_kept=; \
+    h3_errors() { while IFS= read -r h3_l; do case $$h3_l in \
+    '$(h3_makename)'*': *** ['*'] Error '*|'$(h3_makename)'*': *** \
+    Deleting file '*) ;; *) h3_kept=1; printf '%s\n' "$$h3_l";; esac; \
+    done <"$$h3_e"; [ -n "$$h3_kept" ] || echo 'pipeline.mk: $(@D): \
+    reduction failed (exit '"$$h3_rc"')'; }; h3_errors >&2; h3_errors \
+    >'$(h3_dir)/$(h3_hidden)report.err' && mv -f -- \
+    '$(h3_dir)/$(h3_hidden)report.err' '$(@D)/report.err'; rm -rf -- \
+    $(h3_hiddenfiles) "$$h3_e" '$@'; false; fi
 # The make's messages, in TMPDIR: a full disk in the run's must not hide
 # them.  Those of a killed make go with the next sweep's litter.
 h3_errname = h3prof.reduce.$(h3_runname).$(h3_pid)
+# Those of this make, once its runs are reduced, and of the dead ones.
+h3_chained :=
+h3_errfiles = "$${TMPDIR:-/tmp}"/h3prof.reduce.*.$(h3_pid) $(h3_deaderrs)
 
 # The line of a run: [N/TOTAL] and its name, then the time it took where
 # the shell tells it.  TOTAL is the count of the reports this make makes,
@@ -979,7 +997,8 @@ h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \
 	$(h3_notracejsons) \
 	$(h3_summary) $(H3PROF_BIN)/sweepsum $(h3_lib) $(H3PROF_MK)
-	$(h3_Q)$(eval h3_made := yes)$(call h3_trap)$(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' \
+	$(h3_Q)$(eval h3_made := yes)$(call h3_trap)$(if $(h3_chained),rm -f -- \
+	    $(h3_errfiles) && )$(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' \
 	    '$(h3_list)')$(if $(h3_quiet), && { $(h3_readmd) $(call \
 	    h3_echo,summary) :; })
@@ -1074,8 +1093,9 @@ clean-reports:
 	    $(dir $j).kernels.tsv.[0-9]* $(dir $j).strip.tsv.[0-9]* \
 	    $(dir $j).gapbins.tsv.[0-9]*) \
 	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))$(call \
-	    h3_chunks,rm -rf --,$(call h3_dead,$(wildcard $(addsuffix \
-	    .reduce.[0-9]*,$(dir $(h3_jsons))))))$(if \
+	    h3_chunks,rm -rf --,$(call h3_deadhidden,$(wildcard $(addsuffix \
+	    .reduce.[0-9]*,$(dir $(h3_jsons))) $(addsuffix \
+	    ..reduce.[0-9]*,$(dir $(h3_jsons))))))$(if \
 	    $(h3_scopetag),,$(call h3_chunks,rm -rf --,$(wildcard $(addsuffix \
 	    scope.*/,$(dir $(h3_jsons) $(h3_notracejsons))))))
 endif

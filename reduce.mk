@@ -6,8 +6,8 @@
 #	make -r -f reduce.mk RUNS='dir ...' [TRACEDIR=dir] [H3PROF_BIN=dir]
 #	    [H3PROF_RULES=file] [CSV_PREFIX=profile_]
 #	    [SQLITE_NAME=profile.sqlite] [RUN_NAME=name] [RUN_CONFIG=file]
-#	    [SKIPPED='dir ...'] [RANGE=pattern [SKIP=n] | WINDOW=start:end]
-#	    [-j N]
+#	    [SKIPPED='dir ...'] [HIDDEN_PREFIX=.report.] [KEEP_OLD=yes]
+#	    [RANGE=pattern [SKIP=n] | WINDOW=start:end] [-j N]
 #
 # Each run directory of RUNS gets report.json, kernels.tsv, strip.tsv and
 # gapbins.tsv, byte for byte those of h3report on the same paths, of its
@@ -16,8 +16,7 @@
 # CSV_PREFIXnvtx_pushpop_trace.csv; or, in its place, an nsys SQLite
 # export, SQLITE_NAME, with NVTX ranges or without (the pair wins where
 # there are both).  The traces are beside the products, or in TRACEDIR
-# (for one run: pipeline.mk reduces each run in a scratch directory of
-# its own).  The run's name is RUN_NAME, or the last part of its
+# (for one run: pipeline.mk reduces each run by a make of its own).  The run's name is RUN_NAME, or the last part of its
 # directory's path, and its configuration file RUN_CONFIG (runconfig -c),
 # if any.  dev/makerun.mk runs it on run directories; pipeline.mk, for
 # each run it reduces unscoped.
@@ -32,9 +31,11 @@
 # -f, -B), which a filter puts in place whole or not at all, so that no
 # recipe needs a redirection and make execs every filter itself (a recipe
 # without shell syntax is run without /bin/sh).  What passes between the
-# filters lies in hidden files of the run directory, .report.NAME: they
-# are intermediate files of the chain, which make removes once the goals
-# are made, and no pattern of runs takes them.  The pair and the export
+# filters lies in hidden files of the run directory, .report.NAME (or
+# HIDDEN_PREFIX NAME: pipeline.mk gives each make its own, so that two
+# makes of one run at once keep apart): they are intermediate files of the
+# chain, which make removes once the goals are made, and no pattern of
+# runs takes them.  The pair and the export
 # have readers of their own, and the rest is shared: of two pattern rules
 # for one file make takes the first whose prerequisites are there.  The
 # few decisions made of the facts (the span of the strip, a run without
@@ -59,6 +60,18 @@ RUN_CONFIG ?=
 BIN := $(H3PROF_BIN)
 RULES := $(H3PROF_RULES)
 RUNS ?=
+HIDDEN_PREFIX ?= .report.
+# The hidden files' prefix, h in the rules: a name's start, of letters,
+# digits and ._- (the recipes carry it unquoted).
+h := $(HIDDEN_PREFIX)
+h_left := $(h)
+$(foreach c,a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F \
+    G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9 . _ -,$(eval \
+    h_left := $(subst $c,,$(h_left))))
+ifneq ($(h_left)$(filter-out 1,$(words $(h))),)
+$(error HIDDEN_PREFIX=$(HIDDEN_PREFIX): not the start of a file name of \
+    letters, digits and ._-)
+endif
 
 # --- The scope: RANGE [SKIP] or WINDOW, as pipeline.mk takes them -------
 RANGE ?=
@@ -133,7 +146,7 @@ all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
 .PHONY: all
 # A rule's other outputs, and the ranges, which two rules of the chain
 # take, make keeps: named here, they are removed with the rest.
-.INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/.report.,memory \
+.INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/$(h),memory \
     device.facts ops export.facts ranges))
 
 empty :=
@@ -153,10 +166,14 @@ export_db = $(traces)$(SQLITE_NAME)
 # (no process): the products get its time (reportjson -s), as h3report's
 # get that of its start, so that a trace written again while it was read
 # is newer than they are and they are made again.  The products of
-# before, stale, go now, so that a run that fails leaves none.
-old_products = $(wildcard $(products:%=$(@D)/%))
+# before, stale, go now, so that a run that fails leaves none; with
+# KEEP_OLD=yes they stay until the new ones replace them, whole, as
+# pipeline.mk has it: it removes them itself where the run fails, and a
+# summary made meanwhile (by another make of the sweep) reads them.
+KEEP_OLD ?=
+old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(@D)/%)))
 start = $(file >$@)$(if $(old_products),rm -f -- $(old_products))
-%/.report.start:
+%/$(h)start:
 	$(start)
 
 # The hidden files of a run that a make killed (kill -9) left, its stamp
@@ -168,16 +185,16 @@ start = $(file >$@)$(if $(old_products),rm -f -- $(old_products))
 flags := $(firstword -$(MAKEFLAGS))
 quote = '$(subst ','\'',$1)'
 ifeq ($(findstring n,$(flags))$(findstring q,$(flags)),)
-left := $(dir $(realpath $(addsuffix /.report.start,$(runs) \
+left := $(dir $(realpath $(addsuffix /$(h)start,$(runs) \
     $(if $(tag),$(runs:%=%/$(tag))))))
 cleaned := $(if $(left),$(shell rm -f -- $(foreach d,$(left),$(call \
-    quote,$d).report.*)))
+    quote,$d)$(h)*)))
 endif
 # The page's products, which the filters write under hidden names and the
 # report puts in place with it, and the stamp, are intermediate files.
 pages := kernels.tsv strip.tsv gapbins.tsv
 .INTERMEDIATE: $(foreach r,$(runs) $(if $(tag),$(runs:%=%/$(tag))),\
-    $(addprefix $r/.report.,start $(pages)))
+    $(addprefix $r/$(h),start $(pages)))
 
 # The readers: each trace read once, its lines written in start order,
 # sorted where the trace is not (-s).  The launch lines of the kernel-exec
@@ -187,13 +204,13 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 # .report.raw of a pair, .report.export.facts of an export), which says
 # so where the trace is broken: a failed run tells its error once, even
 # under -j -k.
-%/.report.launchlines: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
-    $(BIN)/csv2intervals %/.report.start | %/.report.raw
+%/$(h)launchlines: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
+    $(BIN)/csv2intervals %/$(h)start | %/$(h)raw
 	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
 
-%/.report.raw %/.report.memory: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
-    $(BIN)/csv2intervals %/.report.start
-	$(BIN)/csv2intervals -s -m $*/.report.memory -o $*/.report.raw \
+%/$(h)raw %/$(h)memory: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
+    $(BIN)/csv2intervals %/$(h)start
+	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
 	    -- $(gpu_csv)
 
 # The readers of an export, to the same lines.  Its CUDA graph launches
@@ -201,67 +218,67 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 # operations of kind other, merged in by start, as h3report counts them:
 # exportinfo -g -i, one pass, no shell.  Without any, the operations are
 # those read, under a second name (a hard link, no copy).
-%/.report.launchlines: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
-    %/.report.start | %/.report.export.facts
+%/$(h)launchlines: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
+    %/$(h)start | %/$(h)export.facts
 	$(BIN)/sqlite2intervals -b -t launch -L -o $@ -- $(export_db)
 
-%/.report.ops %/.report.memory: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
-    %/.report.start | %/.report.export.facts
-	$(BIN)/sqlite2intervals -t gpu -m $*/.report.memory -o $*/.report.ops \
+%/$(h)ops %/$(h)memory: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
+    %/$(h)start | %/$(h)export.facts
+	$(BIN)/sqlite2intervals -t gpu -m $*/$(h)memory -o $*/$(h)ops \
 	    -- $(export_db)
 
-%/.report.export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
-    %/.report.start
+%/$(h)export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
+    %/$(h)start
 	$(BIN)/exportinfo -o $@ -- $(export_db)
 
-has_graphs = $(call fact,graphs.launches,$*/.report.export.facts)
+has_graphs = $(call fact,graphs.launches,$*/$(h)export.facts)
 with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
-%/.report.raw: %/.report.ops %/.report.export.facts $(BIN)/exportinfo
+%/$(h)raw: %/$(h)ops %/$(h)export.facts $(BIN)/exportinfo
 	$(if $(has_graphs),$(with_graphs),ln -f -- $< $@)
 
-%/.report.gpu: %/.report.raw $(BIN)/classify $(RULES)
+%/$(h)gpu: %/$(h)raw $(BIN)/classify $(RULES)
 	$(BIN)/classify -x -r $(RULES) -o $@ $<
 
 # The filters of the GPU operations.  gapstat, account and timeline need
 # them sorted by start, as the readers write them.
-%/.report.gpu.facts: %/.report.gpu $(BIN)/tally
+%/$(h)gpu.facts: %/$(h)gpu $(BIN)/tally
 	$(BIN)/tally -p gpu. -o $@ $<
 
-%/.report.kstream.facts: %/.report.gpu $(BIN)/tally
+%/$(h)kstream.facts: %/$(h)gpu $(BIN)/tally
 	$(BIN)/tally -s -k kernel -p kstream. -o $@ $<
 
-%/.report.gaps.facts: %/.report.gpu $(BIN)/gapstat
+%/$(h)gaps.facts: %/$(h)gpu $(BIN)/gapstat
 	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
 
 # The idle facts, and the idle gaps' bins of the page from the same pass.
-%/.report.idle.facts %/.report.gapbins.tsv: %/.report.gpu $(BIN)/gapstat
-	$(BIN)/gapstat -u -q -B $*/.report.gapbins.tsv -p idle. \
-	    -o $*/.report.idle.facts $<
+%/$(h)idle.facts %/$(h)gapbins.tsv: %/$(h)gpu $(BIN)/gapstat
+	$(BIN)/gapstat -u -q -B $*/$(h)gapbins.tsv -p idle. \
+	    -o $*/$(h)idle.facts $<
 
 # The kernel table of every kernel and the top.* facts, its first ten rows.
-%/.report.top.facts %/.report.kernels.tsv: %/.report.gpu $(BIN)/topkernels
-	$(BIN)/topkernels -p top. -f $*/.report.top.facts \
-	    -o $*/.report.kernels.tsv $<
+%/$(h)top.facts %/$(h)kernels.tsv: %/$(h)gpu $(BIN)/topkernels
+	$(BIN)/topkernels -p top. -f $*/$(h)top.facts \
+	    -o $*/$(h)kernels.tsv $<
 
 # The time account, with the figures of merge -t, intersect -t and devstat
 # of the same pass.
-%/.report.account.facts %/.report.device.facts: %/.report.gpu \
-    %/.report.launchlines %/.report.memory $(BIN)/account $(RULES)
-	$(BIN)/account -p account. -r $(RULES) -l $*/.report.launchlines \
-	    -a api. -i overlap. -u kunion. -d $*/.report.device.facts \
-	    -m $*/.report.memory -f $*/.report.account.facts -- $<
+%/$(h)account.facts %/$(h)device.facts: %/$(h)gpu \
+    %/$(h)launchlines %/$(h)memory $(BIN)/account $(RULES)
+	$(BIN)/account -p account. -r $(RULES) -l $*/$(h)launchlines \
+	    -a api. -i overlap. -u kunion. -d $*/$(h)device.facts \
+	    -m $*/$(h)memory -f $*/$(h)account.facts -- $<
 
 # The timeline strip of the kernels across the span, as wide as the page.
-%/.report.strip.tsv: %/.report.gpu %/.report.gpu.facts $(BIN)/timeline
+%/$(h)strip.tsv: %/$(h)gpu %/$(h)gpu.facts $(BIN)/timeline
 	$(BIN)/timeline -H -w 960 \
-	    -l $(or $(call fact,gpu.span_ns,$*/.report.gpu.facts),0) \
+	    -l $(or $(call fact,gpu.span_ns,$*/$(h)gpu.facts),0) \
 	    -o $@ -- $<
 
 # The run's name: RUN_NAME, or the last part of its directory's physical
 # path; its configuration file, RUN_CONFIG, if any.  (A name starting with
 # ~ is quoted, for the shell that make then runs the recipe with.)
 run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
-%/.report.config.facts: $(BIN)/runconfig %/.report.start
+%/$(h)config.facts: $(BIN)/runconfig %/$(h)start
 	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
 	    $(patsubst ~%,'~%',$(run_name))
 
@@ -270,18 +287,18 @@ run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
 # An export is both traces.  (A path that starts with - is given as ./-,
 # which is no option, and told as it is.)
 shown = $(patsubst ./-%,-%,$1)
-%/.report.source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/.report.start
+%/$(h)source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(kexec_csv)))
 
-%/.report.source.facts: $(at)$(SQLITE_NAME) %/.report.start
+%/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(export_db)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(export_db)))
 
 # What the report of $* says beyond the facts, of its device facts and
 # $(call ...,EXPORTFACTS), the export's (none of a pair): the devices, the
 # processes doing GPU work (0 unless an export says), the CUDA graph
 # launches and those of them whose kernels the trace lacks.
-ndevices = $(call devices,$(@D)/.report.device.facts)
+ndevices = $(call devices,$(@D)/$(h)device.facts)
 nprocesses = $(or $(if $1,$(call fact,processes,$1)),0)
 graph_launches = $(or $(if $1,$(call fact,graphs.launches,$1)),0)
 graphs_hidden = $(or $(if $1,$(call fact,graphs.hidden,$1)),0)
@@ -319,24 +336,24 @@ endif
 # for an empty one, which launched nothing.
 nvtx_runs := $(filter-out $(skipped),$(foreach r,$(runs),\
     $(if $(wildcard $(subst %,$r,$(at))$(CSV_PREFIX)nvtx_pushpop_trace.csv),$r)))
-.INTERMEDIATE: $(nvtx_runs:%=%/.report.nvtx.facts) \
-    $(foreach r,$(skipped),$(addprefix $r/.report.,kernels.facts \
+.INTERMEDIATE: $(nvtx_runs:%=%/$(h)nvtx.facts) \
+    $(foreach r,$(skipped),$(addprefix $r/$(h),kernels.facts \
     launchlines gpu))
 
 # An empty kernel-exec trace has no launches, and its run no kernels: a
 # GPU trace with kernels beside it is a failed export, and the run fails
 # before its GPU operations are classified, so that none of its products
 # is made.
-%/.report.kernels.facts: %/.report.raw $(BIN)/tally
+%/$(h)kernels.facts: %/$(h)raw $(BIN)/tally
 	$(BIN)/tally -k kernel -p kernels. -o $@ $<
 
 failed_export = h3report: $(kexec_csv): empty (0 bytes), but the GPU trace \
     $(gpu_csv) has kernels: a failed export (nsys leaves a kernel-exec trace \
     empty only for a run without kernels); export it again
-$(skipped:%=%/.report.launchlines): %/.report.launchlines: \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/.report.kernels.facts
-	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/.report.kernels.facts))),printf '%s\n' "$(failed_export)" >&2; exit 1,$(file >$@))
-$(skipped:%=%/.report.gpu): %/.report.gpu: %/.report.launchlines
+$(skipped:%=%/$(h)launchlines): %/$(h)launchlines: \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(h)kernels.facts
+	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/$(h)kernels.facts))),printf '%s\n' "$(failed_export)" >&2; exit 1,$(file >$@))
+$(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 
 # The NVTX facts: the ranges, of the pair's NVTX CSV or of the export
 # (none where it has no NVTX table, or an empty one); the launches of the
@@ -344,35 +361,35 @@ $(skipped:%=%/.report.gpu): %/.report.gpu: %/.report.launchlines
 # intervals do not carry), only where there are ranges, as h3report reads
 # them; and inrange's join of the two, empty without ranges, which the
 # report takes as none.
-%/.report.ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv $(BIN)/nvtxranges \
-    %/.report.start | %/.report.raw
+%/$(h)ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv $(BIN)/nvtxranges \
+    %/$(h)start | %/$(h)raw
 	$(BIN)/nvtxranges -o $@ -- $<
 
-%/.report.ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/.report.start \
-    | %/.report.export.facts
+%/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/$(h)start \
+    | %/$(h)export.facts
 	$(BIN)/nvtxranges -o $@ -- $(export_db)
 
 # $(call launches,TRACE): the recipe of the launches of TRACE.
 launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
     >$@))
-%/.report.launches: %/.report.ranges \
+%/$(h)launches: %/$(h)ranges \
     $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
 	$(call launches,$(kexec_csv))
 
-%/.report.launches: %/.report.ranges $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
+%/$(h)launches: %/$(h)ranges $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
 	$(call launches,$(export_db))
 
-%/.report.nvtx.facts: %/.report.ranges %/.report.launches $(BIN)/inrange \
+%/$(h)nvtx.facts: %/$(h)ranges %/$(h)launches $(BIN)/inrange \
     $(RULES)
-	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/.report.launches
+	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/$(h)launches
 
 # Of each of the four products, which one rule makes: the one make takes
 # first gives the recipe its prerequisites ($^).  (A line each, not an
 # $(eval), which would read the = of a run's name as an assignment.)
-$(nvtx_runs:%=%/report.json): %/report.json: %/.report.nvtx.facts
-$(nvtx_runs:%=%/kernels.tsv): %/kernels.tsv: %/.report.nvtx.facts
-$(nvtx_runs:%=%/strip.tsv): %/strip.tsv: %/.report.nvtx.facts
-$(nvtx_runs:%=%/gapbins.tsv): %/gapbins.tsv: %/.report.nvtx.facts
+$(nvtx_runs:%=%/report.json): %/report.json: %/$(h)nvtx.facts
+$(nvtx_runs:%=%/kernels.tsv): %/kernels.tsv: %/$(h)nvtx.facts
+$(nvtx_runs:%=%/strip.tsv): %/strip.tsv: %/$(h)nvtx.facts
+$(nvtx_runs:%=%/gapbins.tsv): %/gapbins.tsv: %/$(h)nvtx.facts
 
 facts = source gpu gaps idle kstream top account
 # $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last,
@@ -385,29 +402,29 @@ facts = source gpu gaps idle kstream top account
 # need a shell.  The device facts (and the export's) are in the report
 # where they tell something: several devices or processes, or graphs.
 report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
-    <$(@D)/.report.gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
+    <$(@D)/$(h)gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
-    -r $(RULES) -s $(@D)/.report.start $(pages:%=-p $(@D)/%) \
-    -o $(@D)/report.json $(facts:%=$(@D)/.report.%.facts) \
-    $(filter $(@D)/.report.nvtx.facts $(@D)/.report.scope.facts,$^) \
+    -r $(RULES) -s $(@D)/$(h)start -P $(h) $(pages:%=-p $(@D)/%) \
+    -o $(@D)/report.json $(facts:%=$(@D)/$(h)%.facts) \
+    $(filter $(@D)/$(h)nvtx.facts $(@D)/$(h)scope.facts,$^) \
     $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
-    $(@D)/.report.device.facts $2) $(@D)/.report.config.facts,printf '%s\n' \
+    $(@D)/$(h)device.facts $2) $(@D)/$(h)config.facts,printf '%s\n' \
     "h3report: $1: no GPU operations in the trace" >&2; exit 1)
 
 # The report and the page's products: one rule of four targets, so that
 # make, interrupted while it runs, removes all that it put in place.
-report_facts = %/.report.source.facts %/.report.gpu.facts \
-    %/.report.gaps.facts %/.report.idle.facts %/.report.kstream.facts \
-    %/.report.top.facts %/.report.account.facts %/.report.device.facts \
-    %/.report.config.facts $(addprefix %/.report.,$(pages)) %/.report.start \
+report_facts = %/$(h)source.facts %/$(h)gpu.facts \
+    %/$(h)gaps.facts %/$(h)idle.facts %/$(h)kstream.facts \
+    %/$(h)top.facts %/$(h)account.facts %/$(h)device.facts \
+    %/$(h)config.facts $(addprefix %/$(h),$(pages)) %/$(h)start \
     $(BIN)/reportjson $(RULES)
 %/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: \
     $(at)$(CSV_PREFIX)cuda_gpu_trace.csv $(report_facts)
 	$(call report,$(gpu_csv))
 
 %/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: $(at)$(SQLITE_NAME) \
-    %/.report.export.facts %/.report.nvtx.facts $(report_facts)
-	$(call report,$(export_db),$*/.report.export.facts)
+    %/$(h)export.facts %/$(h)nvtx.facts $(report_facts)
+	$(call report,$(export_db),$*/$(h)export.facts)
 
 # --- The rules of a scope ----------------------------------------------
 #
@@ -427,7 +444,7 @@ ifneq ($(tag),)
 scopes := $(runs:%=%/$(tag))
 # The scope's directory (of the stem R).
 sd = $*/$(tag)
-.INTERMEDIATE: $(foreach s,$(scopes),$(addprefix $s/.report.,ranges \
+.INTERMEDIATE: $(foreach s,$(scopes),$(addprefix $s/$(h),ranges \
     launches selected outside gpu bystart idlein source.facts gpu.facts \
     gaps.facts idle.facts kstream.facts top.facts account.facts \
     device.facts config.facts nvtx.facts scope.facts export.facts))
@@ -435,7 +452,7 @@ sd = $*/$(tag)
 $(scopes):
 	mkdir -p -- $@
 
-%/$(tag)/.report.start: | %/$(tag)
+%/$(tag)/$(h)start: | %/$(tag)
 	$(start)
 
 # The ranges: of the NVTX CSV beside the pair's kernel-exec trace, else
@@ -448,21 +465,21 @@ $(scopes):
 no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
     ranges to scope by -R (an export, or an nvtx_pushpop_trace CSV beside \
     the kernel-exec trace, holds them)" >&2; exit 1,$(file >$@))
-%/$(tag)/.report.ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv \
+%/$(tag)/$(h)ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv \
     $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges \
-    %/$(tag)/.report.start
+    %/$(tag)/$(h)start
 	$(BIN)/nvtxranges -s -o $@ -- $<
 
-%/$(tag)/.report.ranges: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
-    %/$(tag)/.report.start
+%/$(tag)/$(h)ranges: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
+    %/$(tag)/$(h)start
 	$(no_ranges)
 
-%/$(tag)/.report.ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges \
-    %/$(tag)/.report.start
+%/$(tag)/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges \
+    %/$(tag)/$(h)start
 	$(BIN)/nvtxranges -s -o $@ -- $(export_db)
 
-$(skipped:%=%/$(tag)/.report.ranges): %/$(tag)/.report.ranges: \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(tag)/.report.start
+$(skipped:%=%/$(tag)/$(h)ranges): %/$(tag)/$(h)ranges: \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(tag)/$(h)start
 	$(no_ranges)
 
 # The launches, read once the ranges are: RANGE fails where there are
@@ -472,36 +489,36 @@ $(skipped:%=%/$(tag)/.report.ranges): %/$(tag)/.report.ranges: \
 scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges \
     -s -t launch -o $@ -- $1,printf '%s\n' "h3report: $2: no NVTX ranges \
     to scope by -R" >&2; exit 1)
-%/$(tag)/.report.launches: %/$(tag)/.report.ranges \
+%/$(tag)/$(h)launches: %/$(tag)/$(h)ranges \
     $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
 	$(call scope_launches,$(kexec_csv),$(traces)$(CSV_PREFIX)nvtx_pushpop_trace.csv)
 
-%/$(tag)/.report.launches: %/$(tag)/.report.ranges $(at)$(SQLITE_NAME) \
+%/$(tag)/$(h)launches: %/$(tag)/$(h)ranges $(at)$(SQLITE_NAME) \
     $(BIN)/nvtxranges
 	$(call scope_launches,$(export_db),$(export_db))
 
-$(skipped:%=%/$(tag)/.report.launches): %/$(tag)/.report.launches: \
-    %/$(tag)/.report.ranges
+$(skipped:%=%/$(tag)/$(h)launches): %/$(tag)/$(h)launches: \
+    %/$(tag)/$(h)ranges
 	$(file >$@)
 
 # The work of the scope, and with RANGE the holes between its parts,
 # which idle gaps must not span; with WINDOW, the window's facts.
 ifneq ($(RANGE),)
-%/$(tag)/.report.selected %/$(tag)/.report.outside: %/$(tag)/.report.ranges \
-    %/$(tag)/.report.launches $(BIN)/inrange $(RULES)
+%/$(tag)/$(h)selected %/$(tag)/$(h)outside: %/$(tag)/$(h)ranges \
+    %/$(tag)/$(h)launches $(BIN)/inrange $(RULES)
 	$(BIN)/inrange -l -m '$(RANGE)' -s $(or $(SKIP),0) -r $(RULES) \
-	    -g $(sd)/.report.outside -o $(sd)/.report.selected -- \
-	    $(sd)/.report.ranges $(sd)/.report.launches
+	    -g $(sd)/$(h)outside -o $(sd)/$(h)selected -- \
+	    $(sd)/$(h)ranges $(sd)/$(h)launches
 
 no_work = printf "h3report: no GPU work launched in the NVTX ranges \
     matching '%s'%s\n" '$(RANGE)' '$(if $(SKIP), after the first $(SKIP))' \
     >&2; exit 1
 else
-%/$(tag)/.report.selected: %/$(tag)/.report.launches $(BIN)/inwindow
+%/$(tag)/$(h)selected: %/$(tag)/$(h)launches $(BIN)/inwindow
 	$(BIN)/inwindow -w $(WINDOW) -o $@ -- $<
 
-%/$(tag)/.report.scope.facts: %/$(tag)/.report.launches \
-    %/$(tag)/.report.selected $(BIN)/inwindow
+%/$(tag)/$(h)scope.facts: %/$(tag)/$(h)launches \
+    %/$(tag)/$(h)selected $(BIN)/inwindow
 	$(BIN)/inwindow -f -w $(WINDOW) -o $@ -- $<
 
 no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
@@ -509,79 +526,79 @@ no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
 endif
 
 # Its operations, kernels classified, in launch order.
-%/$(tag)/.report.gpu: %/$(tag)/.report.selected $(BIN)/classify $(RULES)
+%/$(tag)/$(h)gpu: %/$(tag)/$(h)selected $(BIN)/classify $(RULES)
 	$(BIN)/classify -l -x -r $(RULES) -o $@ -- $<
 
 # In start order; and a scope of no work fails the run here, before any
 # product is made (the kernel table waits for it).
-%/$(tag)/.report.bystart: %/$(tag)/.report.gpu %/$(tag)/.report.gpu.facts \
+%/$(tag)/$(h)bystart: %/$(tag)/$(h)gpu %/$(tag)/$(h)gpu.facts \
     $(BIN)/classify $(RULES)
 	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
-	    <$(sd)/.report.gpu.facts))),$(BIN)/classify -s -x -r $(RULES) \
+	    <$(sd)/$(h)gpu.facts))),$(BIN)/classify -s -x -r $(RULES) \
 	    -o $@ -- $<,$(no_work))
 
-$(scopes:%=%/.report.kernels.tsv): %/.report.kernels.tsv: %/.report.bystart
+$(scopes:%=%/$(h)kernels.tsv): %/$(h)kernels.tsv: %/$(h)bystart
 
 # The filters that need the work in start order.  Idle in a scope of
 # ranges is idle inside it: the holes between its parts, merged in
 # (classify -s of the two), go with the work.
-%/$(tag)/.report.gaps.facts: %/$(tag)/.report.bystart $(BIN)/gapstat
+%/$(tag)/$(h)gaps.facts: %/$(tag)/$(h)bystart $(BIN)/gapstat
 	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
 
-%/$(tag)/.report.idlein: %/$(tag)/.report.bystart %/$(tag)/.report.outside \
+%/$(tag)/$(h)idlein: %/$(tag)/$(h)bystart %/$(tag)/$(h)outside \
     $(BIN)/classify $(RULES)
-	$(BIN)/classify -s -x -r $(RULES) -o $@ -- $< $(sd)/.report.outside
+	$(BIN)/classify -s -x -r $(RULES) -o $@ -- $< $(sd)/$(h)outside
 
-%/$(tag)/.report.idle.facts %/$(tag)/.report.gapbins.tsv: \
-    %/$(tag)/.report.$(if $(RANGE),idlein,bystart) $(BIN)/gapstat
-	$(BIN)/gapstat -u -q -B $(sd)/.report.gapbins.tsv -p idle. \
-	    -o $(sd)/.report.idle.facts $<
+%/$(tag)/$(h)idle.facts %/$(tag)/$(h)gapbins.tsv: \
+    %/$(tag)/$(h)$(if $(RANGE),idlein,bystart) $(BIN)/gapstat
+	$(BIN)/gapstat -u -q -B $(sd)/$(h)gapbins.tsv -p idle. \
+	    -o $(sd)/$(h)idle.facts $<
 
 # The time account of the selected launch lines, without the copies'
 # bytes (the trace's memory lines are not the scope's).
-%/$(tag)/.report.account.facts %/$(tag)/.report.device.facts: \
-    %/$(tag)/.report.bystart %/$(tag)/.report.selected $(BIN)/account \
+%/$(tag)/$(h)account.facts %/$(tag)/$(h)device.facts: \
+    %/$(tag)/$(h)bystart %/$(tag)/$(h)selected $(BIN)/account \
     $(RULES)
-	$(BIN)/account -p account. -r $(RULES) -l $(sd)/.report.selected \
-	    -a api. -i overlap. -u kunion. -d $(sd)/.report.device.facts \
-	    -f $(sd)/.report.account.facts -- $<
+	$(BIN)/account -p account. -r $(RULES) -l $(sd)/$(h)selected \
+	    -a api. -i overlap. -u kunion. -d $(sd)/$(h)device.facts \
+	    -f $(sd)/$(h)account.facts -- $<
 
-%/$(tag)/.report.strip.tsv: %/$(tag)/.report.bystart %/$(tag)/.report.gpu.facts \
+%/$(tag)/$(h)strip.tsv: %/$(tag)/$(h)bystart %/$(tag)/$(h)gpu.facts \
     $(BIN)/timeline
 	$(BIN)/timeline -H -w 960 \
-	    -l $(or $(call fact,gpu.span_ns,$(sd)/.report.gpu.facts),0) \
+	    -l $(or $(call fact,gpu.span_ns,$(sd)/$(h)gpu.facts),0) \
 	    -o $@ -- $<
 
 # The ranges' facts: with RANGE, each instance of the matching names and
 # the scope; with WINDOW, of the launches in it, empty (none) where the
 # run has no ranges.
 ifneq ($(RANGE),)
-%/$(tag)/.report.nvtx.facts: %/$(tag)/.report.ranges \
-    %/$(tag)/.report.launches $(BIN)/inrange $(RULES)
+%/$(tag)/$(h)nvtx.facts: %/$(tag)/$(h)ranges \
+    %/$(tag)/$(h)launches $(BIN)/inrange $(RULES)
 	$(BIN)/inrange -x -r $(RULES) -m '$(RANGE)' -s $(or $(SKIP),0) \
-	    -o $@ -- $< $(sd)/.report.launches
+	    -o $@ -- $< $(sd)/$(h)launches
 else
-%/$(tag)/.report.nvtx.facts: %/$(tag)/.report.ranges \
-    %/$(tag)/.report.selected $(BIN)/inrange $(RULES)
+%/$(tag)/$(h)nvtx.facts: %/$(tag)/$(h)ranges \
+    %/$(tag)/$(h)selected $(BIN)/inrange $(RULES)
 	$(if $(file <$<),$(BIN)/inrange -x -r $(RULES) -o $@ -- $< \
-	    $(sd)/.report.selected,$(file >$@))
+	    $(sd)/$(h)selected,$(file >$@))
 endif
 
 # The run's name (of R, not of its scope), its traces, and an export's
 # facts, as for the run.
-%/$(tag)/.report.config.facts: $(BIN)/runconfig %/$(tag)/.report.start
+%/$(tag)/$(h)config.facts: $(BIN)/runconfig %/$(tag)/$(h)start
 	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
 	    $(patsubst ~%,'~%',$(run_name))
 
-%/$(tag)/.report.source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(tag)/.report.start
+%/$(tag)/$(h)source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
+    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(tag)/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
 
-%/$(tag)/.report.source.facts: $(at)$(SQLITE_NAME) %/$(tag)/.report.start
+%/$(tag)/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(tag)/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(export_db))$(file >>$@,source.kernel_exec_trace$(tab)$(export_db))
 
-%/$(tag)/.report.export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
-    %/$(tag)/.report.start | %/$(tag)/.report.ranges
+%/$(tag)/$(h)export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
+    %/$(tag)/$(h)start | %/$(tag)/$(h)ranges
 	$(BIN)/exportinfo -o $@ -- $(export_db)
 
 # The report and the page's products, of the scope's facts (one rule of
@@ -591,17 +608,17 @@ endif
 scope_exports := $(foreach r,$(runs),$(if $(wildcard \
     $(subst %,$r,$(at))$(CSV_PREFIX)cuda_gpu_trace.csv),,$(if $(wildcard \
     $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
-$(scope_exports:%=%/$(tag)/report.json): %/report.json: %/.report.export.facts
-$(scope_exports:%=%/$(tag)/kernels.tsv): %/kernels.tsv: %/.report.export.facts
-$(scope_exports:%=%/$(tag)/strip.tsv): %/strip.tsv: %/.report.export.facts
-$(scope_exports:%=%/$(tag)/gapbins.tsv): %/gapbins.tsv: %/.report.export.facts
+$(scope_exports:%=%/$(tag)/report.json): %/report.json: %/$(h)export.facts
+$(scope_exports:%=%/$(tag)/kernels.tsv): %/kernels.tsv: %/$(h)export.facts
+$(scope_exports:%=%/$(tag)/strip.tsv): %/strip.tsv: %/$(h)export.facts
+$(scope_exports:%=%/$(tag)/gapbins.tsv): %/gapbins.tsv: %/$(h)export.facts
 # The trace the report names, and the export's facts.
 is_export = $(filter $*,$(scope_exports))
 scope_trace = $(traces)$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
-scope_exportfacts = $(if $(is_export),$(sd)/.report.export.facts)
+scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
 %/$(tag)/report.json %/$(tag)/kernels.tsv %/$(tag)/strip.tsv \
     %/$(tag)/gapbins.tsv: $(subst %/,%/$(tag)/,$(report_facts)) \
-    %/$(tag)/.report.nvtx.facts $(if $(WINDOW),%/$(tag)/.report.scope.facts)
+    %/$(tag)/$(h)nvtx.facts $(if $(WINDOW),%/$(tag)/$(h)scope.facts)
 	$(call report,$(scope_trace),$(scope_exportfacts))
 endif
 
@@ -610,8 +627,7 @@ endif
 # by h3report (a failed scope here leaves its directory, empty, where
 # pipeline.mk keeps its record; a filter's error names the file of the
 # chain it read, RUN/scope.TAG/.report.ranges, where h3report's names its
-# scratch copy); the error record, the products' move from its scratch
-# directory into the run's, and the quiet terminal lines are
+# scratch copy); the error record and the quiet terminal lines are
 # pipeline.mk's, of the make of these rules it runs for a run.  A failed
 # run's error is one line, its filter's or h3report's naming the trace,
 # but make adds its own ("make: *** [...] Error 1"), which no recipe can

@@ -41,6 +41,8 @@ static struct jsonw	 js;
 /* The products of -p, and how many of them are in place. */
 static const char	**products;
 static int		 nproducts, nplaced;
+/* What the hidden name of a product starts with (-P). */
+static const char	*hiddenprefix = ".report.";
 /* Set once the report is in place: the products then stay. */
 static int		 reported;
 
@@ -959,7 +961,7 @@ extensions(void)
 	report_account();
 }
 
-/* The hidden name of a product: ".report.NAME" in its directory. */
+/* The hidden name of a product: PREFIX NAME in its directory. */
 static char *
 hidden_name(const char *path)
 {
@@ -967,7 +969,7 @@ hidden_name(const char *path)
 	int dirlen = slash ? slash - path + 1 : 0;
 	char *name;
 
-	if (asprintf(&name, "%.*s.report.%s", dirlen, path,
+	if (asprintf(&name, "%.*s%s%s", dirlen, path, hiddenprefix,
 	    path + dirlen) == -1)
 		err(1, NULL);
 	return name;
@@ -1034,11 +1036,14 @@ main(int argc, char *argv[])
 
 	if ((products = calloc(argc, sizeof(*products))) == NULL)
 		err(1, NULL);
-	while ((ch = getopt_long(argc, argv, "ho:p:r:s:tx", helpopt,
+	while ((ch = getopt_long(argc, argv, "hP:o:p:r:s:tx", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
+		case 'P':
+			hiddenprefix = optarg;
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -1065,6 +1070,9 @@ main(int argc, char *argv[])
 	argv += optind;
 	if ((tee || nproducts > 0 || stamp != NULL) && output == NULL)
 		usage(EXIT_USAGE);
+	if (*hiddenprefix == '\0' || strchr(hiddenprefix, '/') != NULL)
+		errx(EXIT_USAGE, "-P %s: not the start of a file name",
+		    hiddenprefix);
 
 	rules = rules_loadx(rulespath, extend ? RULES_EXTENDED : 0);
 	if (argc == 0)
@@ -1100,5 +1108,5 @@ static _Noreturn void
 usage(int status)
 {
 	usage_exit("usage: reportjson [-htx] [-o output [-p product] "
-	    "[-s stamp]] [-r rules] [file ...]\n", status);
+	    "[-P prefix] [-s stamp]] [-r rules] [file ...]\n", status);
 }
