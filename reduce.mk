@@ -16,10 +16,11 @@
 # CSV_PREFIXnvtx_pushpop_trace.csv; or, in its place, an nsys SQLite
 # export, SQLITE_NAME, with NVTX ranges or without (the pair wins where
 # there are both).  The traces are beside the products, or in TRACEDIR
-# (for one run: pipeline.mk reduces each run by a make of its own).  The run's name is RUN_NAME, or the last part of its
-# directory's path, and its configuration file RUN_CONFIG (runconfig -c),
-# if any.  dev/makerun.mk runs it on run directories; pipeline.mk, for
-# each run it reduces unscoped.
+# (for one run: pipeline.mk reduces each run by a make of its own).  The
+# run's name is RUN_NAME, or the last part of its directory's path, and
+# its configuration file RUN_CONFIG (runconfig -c), if any.
+# dev/makerun.mk runs it on run directories; pipeline.mk, for each run it
+# reduces unscoped.
 #
 # RANGE, SKIP and WINDOW scope the reports as in pipeline.mk (see there),
 # each run's h3report -R RANGE [-s SKIP] or -w WINDOW: the GPU work
@@ -35,13 +36,13 @@
 # HIDDEN_PREFIX NAME: pipeline.mk gives each make its own, so that two
 # makes of one run at once keep apart): they are intermediate files of the
 # chain, which make removes once the goals are made, and no pattern of
-# runs takes them.  The pair and the export
-# have readers of their own, and the rest is shared: of two pattern rules
-# for one file make takes the first whose prerequisites are there.  The
-# few decisions made of the facts (the span of the strip, a run without
-# GPU work, several devices or processes, CUDA graph launches, whether an
-# export has NVTX ranges) are make's, from $(file <) in a recipe, which
-# make expands only once its prerequisites are made.
+# runs takes them.  The pair and the export have readers of their own,
+# and the rest is shared: of two pattern rules for one file make takes
+# the first whose prerequisites are there.  The few decisions made of the
+# facts (the span of the strip, a run without GPU work, several devices
+# or processes, CUDA graph launches, whether an export has NVTX ranges)
+# are make's, from $(file <) in a recipe, which make expands only once
+# its prerequisites are made.
 .DELETE_ON_ERROR:
 .SUFFIXES:
 SHELL := /bin/sh
