@@ -985,12 +985,17 @@ $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 # there when $(file) writes.  It writes the file itself, no temporary one
 # that an interrupt could leave: make removes a target its interrupted
 # recipe changed, and one it did not finish is not the list make wants,
-# so the next make writes it again.
+# so the next make writes it again.  A new list, of a sweep to OUT, makes
+# the runs' product directories there, a mkdir for 200 (each run makes
+# its own where it is missing, a process a run).
 $(h3_list) $(h3_record):
 	$(if $(h3_changed),@echo 'pipeline.mk: $(strip $(h3_changed))')
 	$(shell mkdir -p -- '$(@D)')$(file >$@,$(if \
 	    $(filter $(h3_list),$@),$(h3_listtext),$(h3_recordtext)))
-	@:$(if $(h3_litter),; rm -f -- $(h3_litter))
+	@:$(if $(h3_litter),; rm -f -- $(h3_litter))$(if $(and $(h3_out),$(filter \
+	    $(h3_list),$@)),$(call h3_chunks,mkdir -p --,$(h3_newdirs)))
+h3_productdirs = $(sort $(dir $(h3_jsons) $(h3_notracejsons)))
+h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
 	$(h3_reports)/groups.csv $(h3_reports)/kernels.tsv
