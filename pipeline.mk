@@ -1250,10 +1250,10 @@ $(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq) \
 h3_drawpages = $(if $(h3_batch),$(file >$(call \
     h3_batchlist,$1),$(h3_batchtext))$(eval h3_drawn := $(words \
     $(h3_batch)))$(eval h3_batch :=)$(h3_Q)$(call h3_trap,rm -f -- \
-    '$(call h3_batchlist,$1)')$(call h3_echo,pages)mkdir -p -- \
-    '$(h3_pagedir)' && { $(call h3_bg,'$(h3_runpage)' -i ../index.html -d \
-    '$(h3_pagedir)' '$(call h3_batchlist,$1)'); rm -f -- '$(call \
-    h3_batchlist,$1)'; exit $$h3_rc; })
+    '$(call h3_batchlist,$1)')$(call h3_echo,pages){ [ -d '$(h3_pagedir)' ] \
+    || mkdir -p -- '$(h3_pagedir)'; } && { $(call h3_bg,'$(h3_runpage)' -i \
+    ../index.html -d '$(h3_pagedir)' '$(call h3_batchlist,$1)'); rm -f -- \
+    '$(call h3_batchlist,$1)'; exit $$h3_rc; })
 # The list is written by make, before the recipe's shell sets the trap
 # that removes it: one a signal leaves in that moment is in TMPDIR, beside
 # the make's messages, not in REPORTS, and the next make takes it for
