@@ -62,14 +62,16 @@ BIN := $(H3PROF_BIN)
 RULES := $(H3PROF_RULES)
 RUNS ?=
 HIDDEN_PREFIX ?= .report.
+# $(call without,CHARS,TEXT): TEXT less every character of the list CHARS.
+without = $(if $1,$(call without,$(wordlist 2,$(words $1),$1),$(subst \
+    $(firstword $1),,$2)),$2)
+digits := 0 1 2 3 4 5 6 7 8 9
 # The hidden files' prefix, h in the rules: a name's start, of letters,
 # digits and ._- (the recipes carry it unquoted).
 h := $(HIDDEN_PREFIX)
-h_left := $(h)
-$(foreach c,a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F \
-    G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9 . _ -,$(eval \
-    h_left := $(subst $c,,$(h_left))))
-ifneq ($(h_left)$(filter-out 1,$(words $(h))),)
+namechars := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F \
+    G H I J K L M N O P Q R S T U V W X Y Z $(digits) . _ -
+ifneq ($(call without,$(namechars),$(h))$(filter-out 1,$(words $(h))),)
 $(error HIDDEN_PREFIX=$(HIDDEN_PREFIX): not the start of a file name of \
     letters, digits and ._-)
 endif
@@ -93,13 +95,11 @@ $(error RANGE and WINDOW: a report is scoped by ranges or by time, not both)
 endif
 endif
 # SKIP is digits, at most 18 (a count of 64 bits).
-skip_left := $(SKIP)
-$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval skip_left := $(subst $d,,$(skip_left))))
-ifneq ($(strip $(skip_left))$(word 2,$(SKIP)),)
+ifneq ($(strip $(call without,$(digits),$(SKIP)))$(word 2,$(SKIP)),)
 $(error SKIP=$(SKIP): not a count of instances)
 endif
 skip_digits := $(SKIP)
-$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval skip_digits := $(subst \
+$(foreach d,$(digits),$(eval skip_digits := $(subst \
     $d,$d ,$(skip_digits))))
 ifneq ($(word 19,$(skip_digits)),)
 $(error SKIP=$(SKIP): not a count of instances (at most 18 digits))
