@@ -255,6 +255,9 @@ h3_echo = $(if $(h3_quiet),printf $(h3_quiet_$1);)
 h3_trap = h3_step='$(or $(h3_stepname),$@)' h3_stopfile='$(h3_stopfile)'; \
     h3_discard() { $(or $1,:); }; . '$(h3_stopsh)' &&
 h3_stopfile = $(h3_reports)/.interrupted.$(h3_pid)
+# $(call h3_mkdir,DIR): the shell command that makes DIR where it is
+# missing: no process where it is there.
+h3_mkdir = { [ -d '$1' ] || mkdir -p -- '$1'; }
 h3_stopsh = $(dir $(h3_lib))h3stop.sh
 # $(call h3_bg,COMMAND): a simple command, which succeeds as COMMAND does,
 # in the background of the recipe's shell, which waits for it: a shell
@@ -803,8 +806,8 @@ h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
 $(h3_jsons): $(h3_tools)
 	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles)$(if $(h3_chain), \
 	    $(h3_hiddenfiles)) $${h3_e:+"$$h3_e"})$(if \
-	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if $(h3_chain),,$(if \
-	    $(h3_out)$(h3_scopetag),{ [ -d '$(@D)' ] || mkdir -p -- '$(@D)'; } && ))for p in \
+	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if \
+	    $(h3_out)$(h3_scopetag),$(call h3_mkdir,$(@D)) && )for p in \
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
 	    [ ! -L "$$p" ] || rm -f -- "$$p"; done && \
 	    $(if $(h3_chain),$(h3_reducing),$(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' $(h3s_step) \
@@ -845,12 +848,11 @@ h3_makename := $(notdir $(MAKE))
 h3_kexec = $(if $(filter 'CSV_PREFIX=%,$(h3_args)),$(patsubst \
     'TRACEDIR=%',%,$(filter 'TRACEDIR=%,$(h3_args)))$(patsubst \
     'CSV_PREFIX=%',%,$(filter 'CSV_PREFIX=%,$(h3_args)))cuda_kern_exec_trace.csv)
-h3_reducing = $(eval h3_chained := yes)$(if $(h3_out),{ [ -d '$(@D)' ] || \
-    mkdir -p -- '$(@D)'; } && ){ [ -w '$(@D)' ] || { if [ -d '$(@D)' ]; \
-    then printf 'pipeline.mk: %s: not writable (read-only?): write the \
-    reports elsewhere, as make reports OUT=DIR does\n' '$(@D)'; else \
-    printf 'pipeline.mk: %s: no such directory\n' '$(@D)'; fi >&2; false; \
-    }; } && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
+h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
+    '$(@D)' ]; then printf 'pipeline.mk: %s: not writable (read-only?): \
+    write the reports elsewhere, as make reports OUT=DIR does\n' '$(@D)'; \
+    else printf 'pipeline.mk: %s: no such directory\n' '$(@D)'; fi >&2; \
+    false; }; } && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
     $(if $(h3_kexec),h3_skip= && { [ -s '$(h3_kexec)' ] || \
     h3_skip='$(h3_dir)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
     '$(MAKE)' -rB$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
@@ -865,8 +867,8 @@ h3_reducing = $(eval h3_chained := yes)$(if $(h3_out),{ [ -d '$(@D)' ] || \
     done <"$$h3_e"; [ -n "$$h3_kept" ] || echo 'pipeline.mk: $(@D): \
     reduction failed (exit '"$$h3_rc"')'; }; h3_errors >&2; h3_errors \
     >'$(h3_dir)/$(h3_hidden)report.err' && mv -f -- \
-    '$(h3_dir)/$(h3_hidden)report.err' '$(@D)/report.err'; rm -rf -- \
-    $(h3_hiddenfiles) "$$h3_e" '$@'; false; fi
+    '$(h3_dir)/$(h3_hidden)report.err' '$(@D)/report.err'; rm -f -- \
+    "$$h3_e" '$@'; false; fi
 # The make's messages, in TMPDIR: a full disk in the run's must not hide
 # them.  Those of a killed make go with the next sweep's litter.
 h3_errname = h3prof.reduce.$(h3_runname).$(h3_pid)
@@ -1250,8 +1252,8 @@ $(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq) \
 h3_drawpages = $(if $(h3_batch),$(file >$(call \
     h3_batchlist,$1),$(h3_batchtext))$(eval h3_drawn := $(words \
     $(h3_batch)))$(eval h3_batch :=)$(h3_Q)$(call h3_trap,rm -f -- \
-    '$(call h3_batchlist,$1)')$(call h3_echo,pages){ [ -d '$(h3_pagedir)' ] \
-    || mkdir -p -- '$(h3_pagedir)'; } && { $(call h3_bg,'$(h3_runpage)' -i \
+    '$(call h3_batchlist,$1)')$(call h3_echo,pages)$(call \
+    h3_mkdir,$(h3_pagedir)) && { $(call h3_bg,'$(h3_runpage)' -i \
     ../index.html -d '$(h3_pagedir)' '$(call h3_batchlist,$1)'); rm -f -- \
     '$(call h3_batchlist,$1)'; exit $$h3_rc; })
 # The list is written by make, before the recipe's shell sets the trap
