@@ -153,7 +153,7 @@ def runpage:
 	($r.components | keys_unsorted | colours) as $c |
 	($r.components | to_entries) as $cats |
 	$r.gpu_span_ns as $span |
-	(.S | tsv_rows | unique_by(.[0] | tonumber) |
+	(.S | tsv_rows | sort_by(.[0] | tonumber) |
 	    map({lane: (.[0] | tonumber), label: "device \(.[1]) stream \(.[2])"})) as $lanes |
 	($r.idle_gaps.count // 0) as $gaps | ($r.idle_gaps.total_ns // 0) as $idle |
 	("F\($dir)/\($name).html"),
