@@ -59,7 +59,7 @@
 #		make there builds them again.
 # H3PROF_RULES	the classify(1) rules (default: rules/h3.rules beside it,
 #		or h3.rules if installed).
-# H3PROF_SCRIPTS h3report, h3summary, h3runpage, h3index (default: scripts
+# H3PROF_SCRIPTS h3summary, h3runpage, h3index (default: scripts
 #		beside it, or PREFIX/bin if installed).
 # V		1: print the recipes as make runs them instead of a line a
 #		step (see what make says, below).
@@ -92,11 +92,9 @@
 #
 # RUN/report.json	the report of the run (reportjson -x): every key of
 #			the reference's report, then the extensions.  Make
-#			runs the filters of an unscoped run whose trace is
-#			an export or a pair named PREFIXcuda_gpu_trace.csv
-#			itself, by the rules of reduce.mk, its files in
-#			between named RUN/.reduce.PID-START.NAME; h3report
-#			reduces the others, to the same bytes.  Its
+#			runs the filters itself, by the rules of reduce.mk
+#			(to the bytes of h3report), its files in between
+#			named RUN/.reduce.PID-START.NAME.  Its
 #			time is when its reading began.  A run that cannot
 #			be reduced leaves RUN/report.err instead, the error
 #			messages, and no report.json.
@@ -396,9 +394,8 @@ ifeq ($(h3_windowbad),order)
 $(error WINDOW=$(WINDOW): the window ends before it starts)
 endif
 endif
-# h3report's options of the scope, and the scope as report.inputs says it.
-h3_scope := $(if $(RANGE),-R '$(RANGE)'$(if $(SKIP), -s '$(SKIP)'))$(if \
-    $(WINDOW),-w '$(WINDOW)')
+# The scope as reduce.mk takes it (see h3_scopeargs, below), and as
+# report.inputs says it.
 h3_scopein := $(if $(RANGE), scope=$(RANGE)/$(SKIP))$(if $(WINDOW), \
     window=$(WINDOW))
 # A scoped reduction's products go to a directory of their own inside the
@@ -533,6 +530,7 @@ h3_where := $(h3_base)$(if $(h3_scopetag),/$(h3_scopetag))
 # settings of reduce.mk for the run, where its chain reduces it.
 h3_exportof :=
 h3_chainargs :=
+h3_kexecpath :=
 $(eval $(value h3_run_$(h3_case)))
 ifneq ($(h3_samenames),)
 h3_names += $(h3_n)
@@ -562,9 +560,12 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
 endef
 define h3_run_pair
 h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
-h3_chainargs := $(if $(h3_chaining),$(if $(filter \
-    %cuda_gpu_trace.csv,$(h3_pairs)),'TRACEDIR=$(h3_tracedir)' 'CSV_PREFIX=$(patsubst \
-    $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))'))
+h3_chainargs := 'TRACEDIR=$(h3_tracedir)' $(if $(filter \
+    %cuda_gpu_trace.csv,$(h3_pairs)),'CSV_PREFIX=$(patsubst \
+    $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))','GPU_CSV=$(notdir \
+    $(h3_pairs))' 'KERNEL_CSV=$(notdir $(call h3_kmate,$(h3_pairs)))' \
+    'NVTX_CSV=')
+h3_kexecpath := $(h3_tracedir)$(notdir $(call h3_kmate,$(h3_pairs)))
 $(eval $(value h3_define))
 endef
 define h3_run_sqlites
@@ -574,8 +575,7 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_sqls)) nsys SQLite \
 endef
 define h3_run_sqlite
 h3_srcs := $(h3_sqls)
-h3_chainargs := $(if $(h3_chaining),'TRACEDIR=$(h3_tracedir)' \
-    'SQLITE_NAME=$(notdir $(h3_sqls))')
+h3_chainargs := 'TRACEDIR=$(h3_tracedir)' 'SQLITE_NAME=$(notdir $(h3_sqls))'
 h3_exportof := $(filter $(h3_sqls:.sqlite=.nsys-rep),$(h3_reps))
 $(h3_srcs): private h3_errfile := $(h3_where)/report.err
 $(eval $(value h3_define))
@@ -590,8 +590,8 @@ endef
 define h3_run_nsysrep
 h3_srcs := $(h3_base)/$(notdir $(h3_reps:.nsys-rep=.sqlite))
 h3_exportof := $(h3_reps)
-h3_chainargs := $(if $(h3_chaining),'TRACEDIR=$(patsubst -%,./-%,$(h3_base))/' \
-    'SQLITE_NAME=$(notdir $(h3_srcs))')
+h3_chainargs := 'TRACEDIR=$(patsubst -%,./-%,$(h3_base))/' \
+    'SQLITE_NAME=$(notdir $(h3_srcs))'
 ifneq ($(h3_out),)
 $(h3_srcs): $(h3_reps)
 	$(h3_exporting)
@@ -657,19 +657,22 @@ ifneq ($(h3_exportof),)
 $(dir $(h3_srcs))./$(notdir $(h3_srcs)): $(h3_exportof) ;
 endif
 endif
-$(h3_json_$(h3_i)): private h3_args := $(if $(h3_chainargs),$(h3_chainargs) \
-    'RUN_NAME=$(h3_n)'$(if $(h3_conf), 'RUN_CONFIG=$(h3_conf)'),-n '$(h3_n)' \
-    $(if $(h3_conf),-c '$(h3_conf)') -- $(foreach s,$(h3_srcs),'$s'))
+$(h3_json_$(h3_i)): private h3_args := $(h3_chainargs) 'RUN_NAME=$(h3_n)'$(if \
+    $(h3_conf), 'RUN_CONFIG=$(h3_conf)')$(h3_scopeargs)
+$(h3_json_$(h3_i)): private h3_kexec := $(h3_kexecpath)
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
 $(h3_json_$(h3_i)): private h3_page := $(h3_reports)/pages/$(h3_n).html
 h3_files_$(h3_i) := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
-# The chain of reduce.mk reduces a run where it covers it (h3_chainargs,
-# set by the cases): unscoped, an export or a CSV pair named
-# PREFIXcuda_gpu_trace.csv; h3report reduces the others.  Its traces are
-# in h3_tracedir (a path that starts with - is no option as ./-).
-h3_chaining := $(if $(h3_scopetag),,yes)
+# The settings of reduce.mk for a run (h3_chainargs, set by the cases):
+# where its traces are, h3_tracedir (a path that starts with - is no
+# option as ./-), and their names; for a pair, h3_kexecpath, its
+# kernel-exec trace, whose size the recipe's shell tells reduce.mk.  A
+# scope, checked and named here, it takes as it is (SCOPE_TAG).
 h3_tracedir = $(patsubst -%,./-%,$(h3_d))/
+h3_scopeargs := $(if $(RANGE), 'RANGE=$(RANGE)'$(if $(SKIP), \
+    'SKIP=$(SKIP)'))$(if $(WINDOW), 'WINDOW=$(WINDOW)')$(if \
+    $(h3_scopetag), 'SCOPE_TAG=$(h3_scopetag)')
 
 # Run directory N of h3_dirs, h3_d, is run N, h3_i, the key of its variables;
 # the names of runs are compared one by one only when two are the same,
@@ -743,7 +746,6 @@ endif
 
 # --- the rules -----------------------------------------------------------------
 
-h3_report := $(H3PROF_SCRIPTS)/h3report
 # The filters of a checkout whose build is missing, all made at once by
 # its Makefile, which names its own build (H3PROF_BIN): no loop.
 ifneq ($(h3_build),)
@@ -758,8 +760,7 @@ h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	classify tally gapstat merge intersect topkernels runconfig \
 	reportjson nvtxranges inrange inwindow devstat exportinfo account) \
-	$(H3PROF_SCRIPTS)/h3report $(H3PROF_DIR)reduce.mk \
-	$(h3_lib) $(H3PROF_RULES) $(H3PROF_MK)
+	$(H3PROF_DIR)reduce.mk $(H3PROF_RULES) $(H3PROF_MK)
 
 # This make's process ID and start time (field 22 of /proc/PID/stat,
 # where there is one), in the names of its temporary files,
@@ -795,29 +796,25 @@ h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(call h3_unsafe,$(TMPDIR)),,$(wildcard \
 	$(or $(TMPDIR),/tmp)/h3prof.pages-*.[0-9]*))) $(h3_deaderrs))
 
-# One shell a run, which starts no process it need not (a make of
-# reduce.mk's rules, or h3report where they do not cover the run): the
-# inputs are recorded once the report is made.  A run's page (see the pages, below),
-# and one an older h3prof wrote beside the report, go as its report is
-# made again.  Interrupted, it keeps none of the run's products, nor its
+# One shell a run, which starts no process it need not (but a make of
+# reduce.mk's rules): the inputs are recorded once the report is made.  A
+# run's page (see the pages, below), and one an older h3prof wrote beside
+# the report, go as its report is made again.  Interrupted, it keeps none of the run's products, nor its
 # report of before, which was being made again.
 h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
     gapbins.tsv,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
-	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles)$(if $(h3_chain), \
-	    $(h3_hiddenfiles)) $${h3_e:+"$$h3_e"})$(if \
+	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles) $(h3_hiddenfiles) \
+	    $${h3_e:+"$$h3_e"})$(if \
 	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if \
 	    $(h3_out)$(h3_scopetag),$(call h3_mkdir,$(@D)) && )for p in \
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
 	    [ ! -L "$$p" ] || rm -f -- "$$p"; done && \
-	    $(if $(h3_chain),$(h3_reducing),$(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' $(h3s_step) \
-	    '$(h3_report)' -r '$(H3PROF_RULES)' -o '$@' -k '$(@D)/kernels.tsv' \
-	    -p $(h3_scope) $(h3_args))) && \
+	    $(h3_reducing) && \
 	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs' && \
 	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
 	    { rm -rf -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
-	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv'$(if $(h3_chain), \
-	    $(h3_hiddenfiles)); \
+	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv' $(h3_hiddenfiles); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
 
 # A run reduced by reduce.mk's chain (h3_args are its settings): one make
@@ -836,27 +833,26 @@ $(h3_jsons): $(h3_tools)
 # made (h3_errfiles), which saves a process a run.  (The make below takes
 # none of this one's flags and variables: MAKEFLAGS is empty; it runs the
 # filters one at a time, the runs being make's -j.)
-h3_chain = $(filter 'TRACEDIR=%,$(h3_args))
 h3_dir = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))
+# The run reduce.mk reduces, of which a scope's products are in scope.TAG.
+h3_rundir = $(if $(h3_scopetag),$(patsubst %/$(h3_scopetag),%,$(h3_dir)),$(h3_dir))
 h3_hidden = .reduce.$(h3_pid).
 # A run's files in between, and their filters' temporary files (.NAME.*).
 h3_hiddenfiles = '$(h3_dir)/$(h3_hidden)'* '$(h3_dir)/.$(h3_hidden)'*
 h3_reducemk := $(H3PROF_DIR)reduce.mk
 h3_makename := $(notdir $(MAKE))
-# The kernel-exec trace of a pair, whose size the shell tells reduce.mk
-# (SKIPPED: empty, a run without kernels), where make cannot see it.
-h3_kexec = $(if $(filter 'CSV_PREFIX=%,$(h3_args)),$(patsubst \
-    'TRACEDIR=%',%,$(filter 'TRACEDIR=%,$(h3_args)))$(patsubst \
-    'CSV_PREFIX=%',%,$(filter 'CSV_PREFIX=%,$(h3_args)))cuda_kern_exec_trace.csv)
+# The kernel-exec trace of a pair (h3_kexec, of the run's), whose size the
+# shell tells reduce.mk (SKIPPED: empty, a run without kernels), where
+# make cannot see it.
 h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     '$(@D)' ]; then printf 'pipeline.mk: %s: not writable (read-only?): \
     write the reports elsewhere, as make reports OUT=DIR does\n' '$(@D)'; \
     else printf 'pipeline.mk: %s: no such directory\n' '$(@D)'; fi >&2; \
     false; }; } && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
     $(if $(h3_kexec),h3_skip= && { [ -s '$(h3_kexec)' ] || \
-    h3_skip='$(h3_dir)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
+    h3_skip='$(h3_rundir)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
     '$(MAKE)' -rB$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
-    '$(h3_reducemk)' RUNS='$(h3_dir)' HIDDEN_PREFIX=$(h3_hidden) \
+    '$(h3_reducemk)' RUNS='$(h3_rundir)' HIDDEN_PREFIX=$(h3_hidden) \
     KEEP_OLD=yes H3PROF_BIN='$(H3PROF_BIN)' H3PROF_RULES='$(H3PROF_RULES)' \
     $(h3_args)$(if $(h3_kexec), SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ \
     ! -s "$$h3_e" ] || cat -- "$$h3_e" >&2; } && { [ ! -e \
@@ -916,7 +912,8 @@ $(h3_notracejsons): h3-force
 	    rm -f -- '$@' '$(@D)/kernels.tsv' '$(@D)/report.inputs'
 
 # A trace file the run lost, or a run directory deleted, is no reason for
-# make to stop: h3report says what is missing, as with any broken run.
+# make to stop: the run's reduction says what is missing, as with any
+# broken run.
 # (An empty recipe, not none: make 4.3 takes seconds over thousands of
 # targets of a rule without one.  But none for an export beside its nsys
 # report, which the pattern rule %.sqlite makes again when it is stale.)
@@ -1182,7 +1179,7 @@ h3_quiet_compare = '  COMPARE %s against %s\n' '$(NEW)' '$(BASE)'
 # script, and the same inputs give the same bytes; links are relative to
 # REPORTS, so a REPORTS copied or archived, or one whose traces are gone,
 # still shows its pages.  A run's page is made from the products of its
-# reduction alone, which the reduction (reduce.mk, or h3report -p) writes
+# reduction alone, which the reduction (reduce.mk, as h3report -p) writes
 # beside its report.json:
 #
 # RUN/strip.tsv		the timeline strip (timeline(1)): a header, then

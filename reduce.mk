@@ -4,29 +4,35 @@
 # by make itself, without a shell between them.
 #
 #	make -r -f reduce.mk RUNS='dir ...' [TRACEDIR=dir] [H3PROF_BIN=dir]
-#	    [H3PROF_RULES=file] [CSV_PREFIX=profile_]
-#	    [SQLITE_NAME=profile.sqlite] [RUN_NAME=name] [RUN_CONFIG=file]
-#	    [SKIPPED='dir ...'] [HIDDEN_PREFIX=.report.] [KEEP_OLD=yes]
-#	    [RANGE=pattern [SKIP=n] | WINDOW=start:end] [-j N]
+#	    [H3PROF_RULES=file] [CSV_PREFIX=profile_] [GPU_CSV=name]
+#	    [KERNEL_CSV=name] [NVTX_CSV=name] [SQLITE_NAME=profile.sqlite]
+#	    [RUN_NAME=name] [RUN_CONFIG=file] [SKIPPED='dir ...']
+#	    [HIDDEN_PREFIX=.report.] [KEEP_OLD=yes]
+#	    [RANGE=pattern [SKIP=n] | WINDOW=start:end] [SCOPE_TAG=tag]
+#	    [-j N]
 #
 # Each run directory of RUNS gets report.json, kernels.tsv, strip.tsv and
 # gapbins.tsv, byte for byte those of h3report on the same paths, of its
-# traces: a CSV pair, CSV_PREFIXcuda_gpu_trace.csv and
-# CSV_PREFIXcuda_kern_exec_trace.csv, with or without
-# CSV_PREFIXnvtx_pushpop_trace.csv; or, in its place, an nsys SQLite
-# export, SQLITE_NAME, with NVTX ranges or without (the pair wins where
-# there are both).  The traces are beside the products, or in TRACEDIR
-# (for one run: pipeline.mk reduces each run by a make of its own).  The
-# run's name is RUN_NAME, or the last part of its directory's path, and
-# its configuration file RUN_CONFIG (runconfig -c), if any.
-# dev/makerun.mk runs it on run directories; pipeline.mk, for each run it
-# reduces unscoped.
+# traces: a CSV pair, GPU_CSV and KERNEL_CSV (CSV_PREFIXcuda_gpu_trace.csv
+# and CSV_PREFIXcuda_kern_exec_trace.csv, as newer nsys names them;
+# PREFIX_gputrace.csv and PREFIX_kernexectrace.csv, as 2022.4 does), with or
+# without NVTX_CSV (CSV_PREFIXnvtx_pushpop_trace.csv; empty: none); or,
+# in its place, an nsys SQLite export, SQLITE_NAME, with NVTX ranges or
+# without (the pair wins where there are both).  The traces are beside
+# the products, or in TRACEDIR (for one run: pipeline.mk reduces each run
+# by a make of its own).  The run's name is RUN_NAME, or the last part of
+# its directory's path, and its configuration file RUN_CONFIG (runconfig
+# -c), if any.  dev/makerun.mk runs it on run directories; pipeline.mk,
+# for each run it reduces.
 #
 # RANGE, SKIP and WINDOW scope the reports as in pipeline.mk (see there),
 # each run's h3report -R RANGE [-s SKIP] or -w WINDOW: the GPU work
 # launched in the NVTX ranges whose name matches the shell pattern RANGE,
 # after the first SKIP instances of each, or that starting in the window
-# START:END.  A scoped run's products go to RUN/scope.TAG/, as there.
+# START:END.  A scoped run's products go to RUN/scope.TAG/, as there;
+# SCOPE_TAG is that TAG, as a caller that has checked the scope (as
+# pipeline.mk has) names it: then neither is done again, which takes a
+# shell or two.
 #
 # How it is cut: one rule a filter, each writing its outputs with -o (or
 # -f, -B), which a filter puts in place whole or not at all, so that no
@@ -54,6 +60,9 @@ reduce_dir := $(dir $(lastword $(MAKEFILE_LIST)))
 H3PROF_BIN ?= $(reduce_dir)build/bin
 H3PROF_RULES ?= $(reduce_dir)rules/h3.rules
 CSV_PREFIX ?= profile_
+GPU_CSV ?= $(CSV_PREFIX)cuda_gpu_trace.csv
+KERNEL_CSV ?= $(CSV_PREFIX)cuda_kern_exec_trace.csv
+NVTX_CSV ?= $(CSV_PREFIX)nvtx_pushpop_trace.csv
 SQLITE_NAME ?= profile.sqlite
 TRACEDIR ?=
 RUN_NAME ?=
@@ -104,9 +113,23 @@ $(foreach d,$(digits),$(eval skip_digits := $(subst \
 ifneq ($(word 19,$(skip_digits)),)
 $(error SKIP=$(SKIP): not a count of instances (at most 18 digits))
 endif
+# SCOPE_TAG, of a scope, of letters, digits and ._-: where it is given,
+# the caller has checked WINDOW and named the scope.
+SCOPE_TAG ?=
+ifneq ($(SCOPE_TAG),)
+ifeq ($(RANGE)$(WINDOW),)
+$(error SCOPE_TAG=$(SCOPE_TAG) without RANGE or WINDOW: it names a scope's \
+    directory)
+endif
+ifneq ($(call without,$(namechars),$(SCOPE_TAG))$(filter-out \
+    1,$(words $(SCOPE_TAG))),)
+$(error SCOPE_TAG=$(SCOPE_TAG): not a file name of letters, digits and ._-)
+endif
+endif
 # WINDOW is START:END, each whole ns (at most 18 digits) or a percentage
 # of at most 100, ending after it starts where both are of one kind.
 ifneq ($(WINDOW),)
+ifeq ($(SCOPE_TAG),)
 window_bad := $(shell awk -v w='$(WINDOW)' 'BEGIN { \
     n = split(w, b, ":"); if (n != 2 || w ~ /[[:space:]]/) { print "form"; exit } \
     for (i = 1; i <= 2; i++) \
@@ -127,12 +150,14 @@ ifeq ($(window_bad),order)
 $(error WINDOW=$(WINDOW): the window ends before it starts)
 endif
 endif
+endif
 # The scope in file-name characters, then the checksum of it exact
 # (RANGE='a*' and 'a?' are two scopes); empty without a scope.
-tag := $(if $(RANGE)$(WINDOW),$(shell s='$(if $(RANGE),range-$(RANGE)$(if \
-    $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; printf 'scope.%s.%s' \
+tag := $(or $(SCOPE_TAG),$(if $(RANGE)$(WINDOW),$(shell s='$(if \
+    $(RANGE),range-$(RANGE)$(if $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; \
+    printf 'scope.%s.%s' \
     "$$(printf '%s' "$$s" | tr -c 'A-Za-z0-9._-' _ | cut -c1-48)" \
-    "$$(printf '%s' "$$s" | cksum | cut -d' ' -f1)"))
+    "$$(printf '%s' "$$s" | cksum | cut -d' ' -f1)")))
 
 # Where a run's traces are: as a prerequisite, at, the run directory's
 # pattern (beside the products) or TRACEDIR; in a recipe, traces.
@@ -159,8 +184,8 @@ fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
 devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
     $(if $(findstring .,$(k:device.%.count=%)),,$k)))
 
-gpu_csv = $(traces)$(CSV_PREFIX)cuda_gpu_trace.csv
-kexec_csv = $(traces)$(CSV_PREFIX)cuda_kern_exec_trace.csv
+gpu_csv = $(traces)$(GPU_CSV)
+kexec_csv = $(traces)$(KERNEL_CSV)
 export_db = $(traces)$(SQLITE_NAME)
 
 # The start of a run's reduction, made before its readers by make itself
@@ -205,11 +230,11 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 # .report.raw of a pair, .report.export.facts of an export), which says
 # so where the trace is broken: a failed run tells its error once, even
 # under -j -k.
-%/$(h)launchlines: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
+%/$(h)launchlines: $(at)$(KERNEL_CSV) \
     $(BIN)/csv2intervals %/$(h)start | %/$(h)raw
 	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
 
-%/$(h)raw %/$(h)memory: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
+%/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) \
     $(BIN)/csv2intervals %/$(h)start
 	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
 	    -- $(gpu_csv)
@@ -288,8 +313,8 @@ run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
 # An export is both traces.  (A path that starts with - is given as ./-,
 # which is no option, and told as it is.)
 shown = $(patsubst ./-%,-%,$1)
-%/$(h)source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(h)start
+%/$(h)source.facts: $(at)$(GPU_CSV) \
+    $(at)$(KERNEL_CSV) %/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(kexec_csv)))
 
 %/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(h)start
@@ -317,7 +342,7 @@ warnings = $(if $(filter-out 0,$(call graphs_hidden,$2)),"h3report: $1: \
     trace: its figures sum them; see devices in the report")
 
 # Which runs take the rules below is decided when make reads the runs.
-kexec_of = $(1:%=$(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv)
+kexec_of = $(1:%=$(at)$(KERNEL_CSV))
 # A kernel-exec trace file of 0 bytes, as nsys leaves one it skipped for a
 # run without kernels: make cannot see a file's size, so one find names
 # those of all the runs at once (exec'd by make itself where the paths
@@ -335,8 +360,8 @@ skipped := $(foreach r,$(runs),\
 endif
 # NVTX ranges: an nvtx_pushpop_trace CSV beside the kernel-exec trace, but
 # for an empty one, which launched nothing.
-nvtx_runs := $(filter-out $(skipped),$(foreach r,$(runs),\
-    $(if $(wildcard $(subst %,$r,$(at))$(CSV_PREFIX)nvtx_pushpop_trace.csv),$r)))
+nvtx_runs := $(if $(NVTX_CSV),$(filter-out $(skipped),$(foreach r,$(runs),\
+    $(if $(wildcard $(subst %,$r,$(at))$(NVTX_CSV)),$r))))
 .INTERMEDIATE: $(nvtx_runs:%=%/$(h)nvtx.facts) \
     $(foreach r,$(skipped),$(addprefix $r/$(h),kernels.facts \
     launchlines gpu))
@@ -352,7 +377,7 @@ failed_export = h3report: $(kexec_csv): empty (0 bytes), but the GPU trace \
     $(gpu_csv) has kernels: a failed export (nsys leaves a kernel-exec trace \
     empty only for a run without kernels); export it again
 $(skipped:%=%/$(h)launchlines): %/$(h)launchlines: \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(h)kernels.facts
+    $(at)$(KERNEL_CSV) %/$(h)kernels.facts
 	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/$(h)kernels.facts))),printf '%s\n' "$(failed_export)" >&2; exit 1,$(file >$@))
 $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 
@@ -362,9 +387,10 @@ $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 # intervals do not carry), only where there are ranges, as h3report reads
 # them; and inrange's join of the two, empty without ranges, which the
 # report takes as none.
-%/$(h)ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv $(BIN)/nvtxranges \
-    %/$(h)start | %/$(h)raw
+ifneq ($(NVTX_CSV),)
+%/$(h)ranges: $(at)$(NVTX_CSV) $(BIN)/nvtxranges %/$(h)start | %/$(h)raw
 	$(BIN)/nvtxranges -o $@ -- $<
+endif
 
 %/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/$(h)start \
     | %/$(h)export.facts
@@ -374,7 +400,7 @@ $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
     >$@))
 %/$(h)launches: %/$(h)ranges \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
+    $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
 	$(call launches,$(kexec_csv))
 
 %/$(h)launches: %/$(h)ranges $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
@@ -420,7 +446,7 @@ report_facts = %/$(h)source.facts %/$(h)gpu.facts \
     %/$(h)config.facts $(addprefix %/$(h),$(pages)) %/$(h)start \
     $(BIN)/reportjson $(RULES)
 %/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: \
-    $(at)$(CSV_PREFIX)cuda_gpu_trace.csv $(report_facts)
+    $(at)$(GPU_CSV) $(report_facts)
 	$(call report,$(gpu_csv))
 
 %/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: $(at)$(SQLITE_NAME) \
@@ -466,13 +492,13 @@ $(scopes):
 no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
     ranges to scope by -R (an export, or an nvtx_pushpop_trace CSV beside \
     the kernel-exec trace, holds them)" >&2; exit 1,$(file >$@))
-%/$(tag)/$(h)ranges: $(at)$(CSV_PREFIX)nvtx_pushpop_trace.csv \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges \
-    %/$(tag)/$(h)start
+ifneq ($(NVTX_CSV),)
+%/$(tag)/$(h)ranges: $(at)$(NVTX_CSV) $(at)$(KERNEL_CSV) \
+    $(BIN)/nvtxranges %/$(tag)/$(h)start
 	$(BIN)/nvtxranges -s -o $@ -- $<
+endif
 
-%/$(tag)/$(h)ranges: $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv \
-    %/$(tag)/$(h)start
+%/$(tag)/$(h)ranges: $(at)$(KERNEL_CSV) %/$(tag)/$(h)start
 	$(no_ranges)
 
 %/$(tag)/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges \
@@ -480,7 +506,7 @@ no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
 	$(BIN)/nvtxranges -s -o $@ -- $(export_db)
 
 $(skipped:%=%/$(tag)/$(h)ranges): %/$(tag)/$(h)ranges: \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(tag)/$(h)start
+    $(at)$(KERNEL_CSV) %/$(tag)/$(h)start
 	$(no_ranges)
 
 # The launches, read once the ranges are: RANGE fails where there are
@@ -491,8 +517,8 @@ scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges \
     -s -t launch -o $@ -- $1,printf '%s\n' "h3report: $2: no NVTX ranges \
     to scope by -R" >&2; exit 1)
 %/$(tag)/$(h)launches: %/$(tag)/$(h)ranges \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv $(BIN)/nvtxranges
-	$(call scope_launches,$(kexec_csv),$(traces)$(CSV_PREFIX)nvtx_pushpop_trace.csv)
+    $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
+	$(call scope_launches,$(kexec_csv),$(traces)$(NVTX_CSV))
 
 %/$(tag)/$(h)launches: %/$(tag)/$(h)ranges $(at)$(SQLITE_NAME) \
     $(BIN)/nvtxranges
@@ -591,8 +617,8 @@ endif
 	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
 	    $(patsubst ~%,'~%',$(run_name))
 
-%/$(tag)/$(h)source.facts: $(at)$(CSV_PREFIX)cuda_gpu_trace.csv \
-    $(at)$(CSV_PREFIX)cuda_kern_exec_trace.csv %/$(tag)/$(h)start
+%/$(tag)/$(h)source.facts: $(at)$(GPU_CSV) \
+    $(at)$(KERNEL_CSV) %/$(tag)/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
 
 %/$(tag)/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(tag)/$(h)start
@@ -607,7 +633,7 @@ endif
 # GPU trace) says its devices, processes and graph launches, of the whole
 # trace, as h3report says them.
 scope_exports := $(foreach r,$(runs),$(if $(wildcard \
-    $(subst %,$r,$(at))$(CSV_PREFIX)cuda_gpu_trace.csv),,$(if $(wildcard \
+    $(subst %,$r,$(at))$(GPU_CSV)),,$(if $(wildcard \
     $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
 $(scope_exports:%=%/$(tag)/report.json): %/report.json: %/$(h)export.facts
 $(scope_exports:%=%/$(tag)/kernels.tsv): %/kernels.tsv: %/$(h)export.facts
@@ -615,7 +641,7 @@ $(scope_exports:%=%/$(tag)/strip.tsv): %/strip.tsv: %/$(h)export.facts
 $(scope_exports:%=%/$(tag)/gapbins.tsv): %/gapbins.tsv: %/$(h)export.facts
 # The trace the report names, and the export's facts.
 is_export = $(filter $*,$(scope_exports))
-scope_trace = $(traces)$(if $(is_export),$(SQLITE_NAME),$(CSV_PREFIX)cuda_gpu_trace.csv)
+scope_trace = $(traces)$(if $(is_export),$(SQLITE_NAME),$(GPU_CSV))
 scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
 %/$(tag)/report.json %/$(tag)/kernels.tsv %/$(tag)/strip.tsv \
     %/$(tag)/gapbins.tsv: $(subst %/,%/$(tag)/,$(report_facts)) \
@@ -623,14 +649,10 @@ scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
 	$(call report,$(scope_trace),$(scope_exportfacts))
 endif
 
-# Not yet here (see the report of the prototype): pairs named
-# PREFIX_gputrace.csv, and scoped runs in pipeline.mk, which reduces them
-# by h3report (a failed scope here leaves its directory, empty, where
-# pipeline.mk keeps its record; a filter's error names the file of the
-# chain it read, RUN/scope.TAG/.report.ranges, where h3report's names its
-# scratch copy); the error record and the quiet terminal lines are
-# pipeline.mk's, of the make of these rules it runs for a run.  A failed
-# run's error is one line, its filter's or h3report's naming the trace,
-# but make adds its own ("make: *** [...] Error 1"), which no recipe can
-# hold back (pipeline.mk drops it from the record); a run without its
-# traces is make's "No rule to make target".
+# What is pipeline.mk's, of the make of these rules it runs for a run:
+# the error record and the quiet terminal lines.  A failed run's error is
+# one line, its filter's or h3report's words naming the trace, but make
+# adds its own ("make: *** [...] Error 1"), which no recipe can hold back
+# (pipeline.mk drops it from the record); a run without its traces is
+# make's "No rule to make target".  A failed scope leaves its directory,
+# where pipeline.mk keeps its record.

@@ -192,8 +192,9 @@ sweep:
 h3s-reports: $(if $(h3_errs),h3-errors,$(h3_jsons))
 
 # make reports SLURM=1 inside an allocation, not inside a step of it:
-# the command that pipeline.mk runs each run's h3report under, a step
-# without GPUs (srun would take the allocation's from its environment).
+# the command that pipeline.mk runs each run's reduction (a make of
+# reduce.mk) under, a step without GPUs (srun would take the allocation's
+# from its environment), named h3report, the step's old name.
 h3s_step = $(if $(and $(filter 1,$(SLURM)),$(SLURM_JOB_ID)),$(if \
 	$(SLURM_STEP_ID),,env -u SLURM_GPUS -u SLURM_GPUS_PER_NODE -u \
 	SLURM_GPUS_PER_SOCKET -u SLURM_GPUS_PER_TASK srun -Q \

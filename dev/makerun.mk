@@ -1,6 +1,6 @@
 # dev/makerun.mk: the prototype of issue 19's "make runs the filters", on
 # run directories of the tests and benchmarks: the rules of ../reduce.mk,
-# which pipeline.mk runs for each run it reduces unscoped.
+# which pipeline.mk runs for each run it reduces.
 #
 #	make -f dev/makerun.mk RUNS='dir ...' [H3PROF_BIN=dir]
 #	    [H3PROF_RULES=file] [CSV_PREFIX=profile_]
@@ -14,8 +14,7 @@
 # pair wins where there are both).  It gets report.json, kernels.tsv,
 # strip.tsv and gapbins.tsv beside them, byte for byte those of h3report
 # on the same paths; a scoped run's in RUN/scope.TAG/, as pipeline.mk
-# names them.  Not every case yet: see the end of ../reduce.mk for what it
-# leaves out.
+# names them.
 here := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 # (Not PREFIX, BIN or RULES, which the environment may hold: perf exports
 # PREFIX=/usr.)
