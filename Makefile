@@ -98,8 +98,8 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 # whose names (merge, tally...) are any package's, in
 # PREFIX/libexec/h3prof/bin, which the scripts and pipeline.mk find, and
 # their manuals in PREFIX/share/h3prof/man; the rules, pipeline.mk,
-# reduce.mk, sweep.mk and the scripts' libraries (h3lib.sh, h3stop.sh, the
-# .jq and .awk programs) in PREFIX/share/h3prof.
+# reduce.mk, sweep.mk, scope.mk and the scripts' libraries (h3lib.sh,
+# h3stop.sh, the .jq and .awk programs) in PREFIX/share/h3prof.
 # A filter finds its rules in ../share/h3prof beside its directory: there
 # a link leads to the one copy.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
@@ -113,8 +113,8 @@ install: all
 	    $(SHARE)/man/man1 $(SHARE)/man/man5
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PROGS) $(LIBEXEC)/bin
-	install -m 644 rules/h3.rules pipeline.mk reduce.mk sweep.mk scripts/h3lib.sh \
-	    scripts/h3stop.sh $(wildcard scripts/*.jq scripts/*.awk) $(SHARE)/h3prof
+	install -m 644 rules/h3.rules pipeline.mk reduce.mk sweep.mk scope.mk \
+	    scripts/h3lib.sh scripts/h3stop.sh $(wildcard scripts/*.jq scripts/*.awk) $(SHARE)/h3prof
 	ln -sf ../../../../share/h3prof/h3.rules $(LIBEXEC)/share/h3prof/h3.rules
 	install -m 644 $(FILTERS:%=filters/%.1) $(SHARE)/h3prof/man/man1
 	install -m 644 $(wildcard scripts/*.1) $(SHARE)/man/man1

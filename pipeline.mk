@@ -344,68 +344,11 @@ $(foreach v,$(h3_slips),$(call h3_err,$v=$($v): no such setting$(if $(filter \
     name (name your own makefile's in H3PROF_KNOWN))))
 endif
 h3_slipids := $(h3_errs)
-$(foreach v,RANGE SKIP WINDOW,$(if $(findstring ',$($v)),\
-    $(error $v="$($v)" holds a quote, which the recipes cannot carry)))
-ifneq ($(SKIP),)
-ifeq ($(RANGE),)
-$(error SKIP=$(SKIP) without RANGE: SKIP leaves out instances of the ranges RANGE names)
-endif
-endif
-ifneq ($(RANGE),)
-ifneq ($(WINDOW),)
-$(error RANGE and WINDOW: a report is scoped by ranges or by time, not both)
-endif
-endif
-# SKIP is digits: what is left of it without them is nothing.
-h3_skipleft := $(SKIP)
-$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval h3_skipleft := $(subst \
-    $d,,$(h3_skipleft))))
-ifneq ($(strip $(h3_skipleft))$(word 2,$(SKIP)),)
-$(error SKIP=$(SKIP): not a count of instances)
-endif
-# Of at most 18 digits, as every count of h3prof (64 bits).
-h3_skipdigits := $(SKIP)
-$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval h3_skipdigits := $(subst \
-    $d,$d ,$(h3_skipdigits))))
-ifneq ($(word 19,$(h3_skipdigits)),)
-$(error SKIP=$(SKIP): not a count of instances (at most 18 digits))
-endif
-# WINDOW is START:END, each whole ns (at most 18 digits) or a percentage
-# of at most 100, and ends after it starts where both are of one kind,
-# as inwindow(1) takes it: said here, before any run is reduced.
-ifneq ($(WINDOW),)
-h3_windowbad := $(shell awk -v w='$(WINDOW)' 'BEGIN { \
-    n = split(w, b, ":"); if (n != 2 || w ~ /[[:space:]]/) { print "form"; exit } \
-    for (i = 1; i <= 2; i++) \
-	if (b[i] ~ /^[0-9]+$$/ && length(b[i]) <= 18) { \
-	    rel[i] = 0; sub(/^0+/, "", b[i]); v[i] = b[i] } \
-	else if (b[i] ~ /^([0-9]+(\.[0-9]*)?|\.[0-9]+)%$$/ && b[i] + 0 <= 100) { \
-	    rel[i] = 1; v[i] = b[i] + 0 } \
-	else { print "form"; exit } \
-    if (rel[1] == rel[2] && (rel[1] ? v[2] < v[1] : length(v[2]) < \
-	length(v[1]) || length(v[2]) == length(v[1]) && v[2] < v[1])) \
-	print "order" }')
-ifeq ($(h3_windowbad),form)
-$(error WINDOW=$(WINDOW): not START:END, each whole ns from the first GPU \
-    operation (at most 18 digits) or a percentage of the span, as in \
-    WINDOW=50%:100% or WINDOW=0:2000000)
-endif
-ifeq ($(h3_windowbad),order)
-$(error WINDOW=$(WINDOW): the window ends before it starts)
-endif
-endif
-# The scope as reduce.mk takes it (see h3_scopeargs, below), and as
-# report.inputs says it.
+# The scope, checked before any run is reduced, and its directory's
+# name, h3_scopetag (see scope.mk); as report.inputs says it.
+include $(H3PROF_DIR)scope.mk
 h3_scopein := $(if $(RANGE), scope=$(RANGE)/$(SKIP))$(if $(WINDOW), \
     window=$(WINDOW))
-# A scoped reduction's products go to a directory of their own inside the
-# run's, scope.TAG: TAG is the scope in file-name characters, then the
-# checksum of it exact (RANGE='a*' and 'a?' are two scopes), so that each
-# scope keeps its reports and the unscoped report is never overwritten.
-h3_scopetag := $(if $(RANGE)$(WINDOW),$(shell s='$(if $(RANGE),range-$(RANGE)$(if \
-    $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; printf 'scope.%s.%s' \
-    "$$(printf '%s' "$$s" | tr -c 'A-Za-z0-9._-' _ | cut -c1-48)" \
-    "$$(printf '%s' "$$s" | cksum | cut -d' ' -f1)"))
 
 # Characters make cannot carry in a file name, and those the recipes would
 # have to quote: scripts/h3lib.sh's h3_unsafe is the same set.
@@ -760,7 +703,8 @@ h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 	classify tally gapstat merge intersect topkernels runconfig \
 	reportjson nvtxranges inrange inwindow devstat exportinfo account) \
-	$(H3PROF_DIR)reduce.mk $(H3PROF_RULES) $(H3PROF_MK)
+	$(H3PROF_DIR)reduce.mk $(H3PROF_DIR)scope.mk $(H3PROF_RULES) \
+	$(H3PROF_MK)
 
 # This make's process ID and start time (field 22 of /proc/PID/stat,
 # where there is one), in the names of its temporary files,

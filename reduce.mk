@@ -71,93 +71,33 @@ BIN := $(H3PROF_BIN)
 RULES := $(H3PROF_RULES)
 RUNS ?=
 HIDDEN_PREFIX ?= .report.
-# $(call without,CHARS,TEXT): TEXT less every character of the list CHARS.
-without = $(if $1,$(call without,$(wordlist 2,$(words $1),$1),$(subst \
-    $(firstword $1),,$2)),$2)
-digits := 0 1 2 3 4 5 6 7 8 9
-# The hidden files' prefix, h in the rules: a name's start, of letters,
-# digits and ._- (the recipes carry it unquoted).
-h := $(HIDDEN_PREFIX)
-namechars := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F \
-    G H I J K L M N O P Q R S T U V W X Y Z $(digits) . _ -
-ifneq ($(call without,$(namechars),$(h))$(filter-out 1,$(words $(h))),)
-$(error HIDDEN_PREFIX=$(HIDDEN_PREFIX): not the start of a file name of \
-    letters, digits and ._-)
-endif
+SCOPE_TAG ?=
 
 # --- The scope: RANGE [SKIP] or WINDOW, as pipeline.mk takes them -------
-RANGE ?=
-SKIP ?=
-WINDOW ?=
-# Checked as pipeline.mk checks them, before any run is reduced; the
-# scope's directory, TAG, named as pipeline.mk names it.
-$(foreach v,RANGE SKIP WINDOW,$(if $(findstring ',$($v)),\
-    $(error $v="$($v)" holds a quote, which the recipes cannot carry)))
-ifneq ($(SKIP),)
-ifeq ($(RANGE),)
-$(error SKIP=$(SKIP) without RANGE: SKIP leaves out instances of the ranges RANGE names)
-endif
-endif
-ifneq ($(RANGE),)
-ifneq ($(WINDOW),)
-$(error RANGE and WINDOW: a report is scoped by ranges or by time, not both)
-endif
-endif
-# SKIP is digits, at most 18 (a count of 64 bits).
-ifneq ($(strip $(call without,$(digits),$(SKIP)))$(word 2,$(SKIP)),)
-$(error SKIP=$(SKIP): not a count of instances)
-endif
-skip_digits := $(SKIP)
-$(foreach d,$(digits),$(eval skip_digits := $(subst \
-    $d,$d ,$(skip_digits))))
-ifneq ($(word 19,$(skip_digits)),)
-$(error SKIP=$(SKIP): not a count of instances (at most 18 digits))
-endif
-# SCOPE_TAG, of a scope, of letters, digits and ._-: where it is given,
-# the caller has checked WINDOW and named the scope.
-SCOPE_TAG ?=
+# Checked by scope.mk, as pipeline.mk checks them, before any run is
+# reduced, which names the scope's directory, tag, as pipeline.mk names
+# it; or SCOPE_TAG, where the caller has checked the scope and named it.
+h3_scopetag := $(SCOPE_TAG)
+include $(reduce_dir)scope.mk
+tag := $(h3_scopetag)
 ifneq ($(SCOPE_TAG),)
 ifeq ($(RANGE)$(WINDOW),)
 $(error SCOPE_TAG=$(SCOPE_TAG) without RANGE or WINDOW: it names a scope's \
     directory)
 endif
-ifneq ($(call without,$(namechars),$(SCOPE_TAG))$(filter-out \
-    1,$(words $(SCOPE_TAG))),)
-$(error SCOPE_TAG=$(SCOPE_TAG): not a file name of letters, digits and ._-)
 endif
-endif
-# WINDOW is START:END, each whole ns (at most 18 digits) or a percentage
-# of at most 100, ending after it starts where both are of one kind.
-ifneq ($(WINDOW),)
-ifeq ($(SCOPE_TAG),)
-window_bad := $(shell awk -v w='$(WINDOW)' 'BEGIN { \
-    n = split(w, b, ":"); if (n != 2 || w ~ /[[:space:]]/) { print "form"; exit } \
-    for (i = 1; i <= 2; i++) \
-	if (b[i] ~ /^[0-9]+$$/ && length(b[i]) <= 18) { \
-	    rel[i] = 0; sub(/^0+/, "", b[i]); v[i] = b[i] } \
-	else if (b[i] ~ /^([0-9]+(\.[0-9]*)?|\.[0-9]+)%$$/ && b[i] + 0 <= 100) { \
-	    rel[i] = 1; v[i] = b[i] + 0 } \
-	else { print "form"; exit } \
-    if (rel[1] == rel[2] && (rel[1] ? v[2] < v[1] : length(v[2]) < \
-	length(v[1]) || length(v[2]) == length(v[1]) && v[2] < v[1])) \
-	print "order" }')
-ifeq ($(window_bad),form)
-$(error WINDOW=$(WINDOW): not START:END, each whole ns from the first GPU \
-    operation (at most 18 digits) or a percentage of the span, as in \
-    WINDOW=50%:100% or WINDOW=0:2000000)
-endif
-ifeq ($(window_bad),order)
-$(error WINDOW=$(WINDOW): the window ends before it starts)
-endif
-endif
-endif
-# The scope in file-name characters, then the checksum of it exact
-# (RANGE='a*' and 'a?' are two scopes); empty without a scope.
-tag := $(or $(SCOPE_TAG),$(if $(RANGE)$(WINDOW),$(shell s='$(if \
-    $(RANGE),range-$(RANGE)$(if $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; \
-    printf 'scope.%s.%s' \
-    "$$(printf '%s' "$$s" | tr -c 'A-Za-z0-9._-' _ | cut -c1-48)" \
-    "$$(printf '%s' "$$s" | cksum | cut -d' ' -f1)")))
+
+# The hidden files' prefix, h in the rules: a name's start, of letters,
+# digits and ._- (the recipes carry it unquoted), as SCOPE_TAG is.
+h := $(HIDDEN_PREFIX)
+namechars := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F \
+    G H I J K L M N O P Q R S T U V W X Y Z $(h3_digits) . _ -
+# $(call namelike,VAR): an error unless VAR's value is one word of namechars.
+namelike = $(if $(call h3_without,$(namechars),$($1))$(filter-out \
+    1,$(words $($1))),$(error $1=$($1): not $(if $(filter \
+    HIDDEN_PREFIX,$1),the start of )a file name of letters, digits and ._-))
+$(call namelike,HIDDEN_PREFIX)
+$(if $(SCOPE_TAG),$(call namelike,SCOPE_TAG))
 
 # Where a run's traces are: as a prerequisite, at, the run directory's
 # pattern (beside the products) or TRACEDIR; in a recipe, traces.
