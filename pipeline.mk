@@ -470,7 +470,7 @@ h3_found := $(h3_gpu) $(h3_kx) $(h3_sqls) $(h3_reps)
 h3_base := $(if $(h3_out),$(h3_out)/$(h3_n),$(h3_d))
 h3_where := $(h3_base)$(if $(h3_scopetag),/$(h3_scopetag))
 # The nsys report the case's trace is exported from, if it is one; the
-# settings of reduce.mk for the run, where its chain reduces it.
+# settings of reduce.mk for the run.
 h3_exportof :=
 h3_chainargs :=
 h3_kexecpath :=
@@ -743,8 +743,9 @@ h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 # One shell a run, which starts no process it need not (but a make of
 # reduce.mk's rules): the inputs are recorded once the report is made.  A
 # run's page (see the pages, below), and one an older h3prof wrote beside
-# the report, go as its report is made again.  Interrupted, it keeps none of the run's products, nor its
-# report of before, which was being made again.
+# the report, go as its report is made again.  Interrupted, it keeps none
+# of the run's products, nor its report of before, which was being made
+# again.
 h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
     gapbins.tsv,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
@@ -779,7 +780,8 @@ $(h3_jsons): $(h3_tools)
 # filters one at a time, the runs being make's -j.)
 h3_dir = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))
 # The run reduce.mk reduces, of which a scope's products are in scope.TAG.
-h3_rundir = $(if $(h3_scopetag),$(patsubst %/$(h3_scopetag),%,$(h3_dir)),$(h3_dir))
+h3_rundir = $(if $(h3_scopetag),$(patsubst \
+    %/$(h3_scopetag),%,$(h3_dir)),$(h3_dir))
 h3_hidden = .reduce.$(h3_pid).
 # A run's files in between, and their filters' temporary files (.NAME.*).
 h3_hiddenfiles = '$(h3_dir)/$(h3_hidden)'* '$(h3_dir)/.$(h3_hidden)'*
