@@ -716,20 +716,23 @@ h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
 h3_pid = $(eval h3_pid := $(shell s=; { read -r s </proc/$$PPID/stat; } \
     2>/dev/null; set -- $$s; echo "$$PPID$${22:+-$${22}}"))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)
-h3_pidof = $(lastword $(subst ., ,$1))
 h3_alive = $(if $(findstring -,$1),$(call h3_running,$(file </proc/$(firstword \
     $(subst -, ,$1))/stat),$(word 2,$(subst -, ,$1))),$(wildcard /proc/$1/))
 # Whether the process of /proc/PID/stat $1 started at $2 and still runs:
 # a killed make lingers as a zombie (state Z) until it is reaped, which in
 # a container can take seconds.
 h3_running = $(if $(filter-out Z X,$(word 3,$1)),$(filter $2,$(word 22,$1)))
-h3_dead = $(foreach f,$1,$(if $(call h3_alive,$(call h3_pidof,$f)),,$f))
+# $(call h3_deadby,PIDOF,FILES): of FILES, those of dead processes, whose
+# ID (and start) $(call PIDOF,NAME) reads from the file's name.
+h3_deadby = $(foreach f,$2,$(if $(call h3_alive,$(call $1,$(notdir $f))),,$f))
+# Of files named .NAME.PID-START, those of dead processes.
+h3_dead = $(call h3_deadby,h3_pidlast,$1)
+h3_pidlast = $(lastword $(subst ., ,$1))
 h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
-# Of the files of $1 named [.].reduce.PID-START[.NAME], by a make's
-# reduction (and of an older h3prof, its scratch directories), those of
-# dead makes.
-h3_deadhidden = $(foreach f,$1,$(if $(call h3_alive,$(word 2,$(subst \
-    ., ,$(notdir $f)))),,$f))
+# Of the files named [.].reduce.PID-START[.NAME], by a make's reduction
+# (and of an older h3prof, its scratch directories), those of dead makes.
+h3_deadhidden = $(call h3_deadby,h3_pidsecond,$1)
+h3_pidsecond = $(word 2,$(subst ., ,$1))
 # The messages of the runs that dead makes reduced, in TMPDIR.
 h3_deaderrs := $(if $(call h3_unsafe,$(TMPDIR)),,$(call h3_dead,$(wildcard \
 	$(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]*)))
