@@ -170,12 +170,11 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 # .report.raw of a pair, .report.export.facts of an export), which says
 # so where the trace is broken: a failed run tells its error once, even
 # under -j -k.
-%/$(h)launchlines: $(at)$(KERNEL_CSV) \
-    $(BIN)/csv2intervals %/$(h)start | %/$(h)raw
+%/$(h)launchlines: $(at)$(KERNEL_CSV) $(BIN)/csv2intervals %/$(h)start \
+    | %/$(h)raw
 	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
 
-%/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) \
-    $(BIN)/csv2intervals %/$(h)start
+%/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) $(BIN)/csv2intervals %/$(h)start
 	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
 	    -- $(gpu_csv)
 
@@ -253,8 +252,7 @@ run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
 # An export is both traces.  (A path that starts with - is given as ./-,
 # which is no option, and told as it is.)
 shown = $(patsubst ./-%,-%,$1)
-%/$(h)source.facts: $(at)$(GPU_CSV) \
-    $(at)$(KERNEL_CSV) %/$(h)start
+%/$(h)source.facts: $(at)$(GPU_CSV) $(at)$(KERNEL_CSV) %/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(kexec_csv)))
 
 %/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(h)start
@@ -316,8 +314,8 @@ nvtx_runs := $(if $(NVTX_CSV),$(filter-out $(skipped),$(foreach r,$(runs),\
 failed_export = h3report: $(kexec_csv): empty (0 bytes), but the GPU trace \
     $(gpu_csv) has kernels: a failed export (nsys leaves a kernel-exec trace \
     empty only for a run without kernels); export it again
-$(skipped:%=%/$(h)launchlines): %/$(h)launchlines: \
-    $(at)$(KERNEL_CSV) %/$(h)kernels.facts
+$(skipped:%=%/$(h)launchlines): %/$(h)launchlines: $(at)$(KERNEL_CSV) \
+    %/$(h)kernels.facts
 	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/$(h)kernels.facts))),printf '%s\n' "$(failed_export)" >&2; exit 1,$(file >$@))
 $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 
@@ -339,8 +337,7 @@ endif
 # $(call launches,TRACE): the recipe of the launches of TRACE.
 launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
     >$@))
-%/$(h)launches: %/$(h)ranges \
-    $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
+%/$(h)launches: %/$(h)ranges $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
 	$(call launches,$(kexec_csv))
 
 %/$(h)launches: %/$(h)ranges $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
@@ -557,8 +554,8 @@ endif
 	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
 	    $(patsubst ~%,'~%',$(run_name))
 
-%/$(tag)/$(h)source.facts: $(at)$(GPU_CSV) \
-    $(at)$(KERNEL_CSV) %/$(tag)/$(h)start
+%/$(tag)/$(h)source.facts: $(at)$(GPU_CSV) $(at)$(KERNEL_CSV) \
+    %/$(tag)/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
 
 %/$(tag)/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(tag)/$(h)start
