@@ -133,6 +133,113 @@ runsnamed(FILE *fp, const struct conf *g)
 	}
 }
 
+/* The word for n things: one or many. */
+static const char *
+plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* Names of configuration keys that often number the repeats of a run. */
+static const char *const repeatlike[] = {
+	"run", "runs", "rep", "reps", "repeat", "repetition", "trial", "seed",
+	"iter", "iteration", "attempt", "try", "replica", "sample", NULL
+};
+
+/* The entry of run r for key number key; NULL where it has none. */
+static const struct entry *
+entryof(const struct run *r, size_t key)
+{
+	size_t i;
+
+	for (i = 0; i < r->nconfig; i++)
+		if (r->config[i].key == key)
+			return &r->config[i];
+	return NULL;
+}
+
+/*
+ * Whether key number key of the runs looks like a repeat's number: named
+ * like one (run=, iter=), or numbered 0 or 1 up to as many as there are
+ * runs, all different.
+ */
+static int
+looksrepeat(size_t key)
+{
+	const struct group *k = groups_nth(&keys, key);
+	const struct entry *e;
+	const struct run *r;
+	double v, lo = INFINITY, hi = -INFINITY;
+	char *end;
+	size_t i;
+
+	for (i = 0; repeatlike[i] != NULL; i++)
+		if (strlen(repeatlike[i]) == k->keylen &&
+		    memcmp(repeatlike[i], k->key, k->keylen) == 0)
+			return 1;
+	for (r = runs; r < runs + nreports; r++) {
+		e = entryof(r, key);
+		v = strtod(e->json, &end);
+		if (e->type != '0' || end != e->json + e->jsonlen ||
+		    v != floor(v))
+			return 0;
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+	}
+	/* The runs are configurations of their own that differ in this key
+	   alone: their values are all different. */
+	return (lo == 0 || lo == 1) && hi - lo == (double)nreports - 1;
+}
+
+/*
+ * A line where every configuration is a single run and the runs' names
+ * differ in one key alone, which looks like a repeat's number: the sweep
+ * was likely repeated under a key that REPEAT_KEYS does not name, and
+ * its repeats are not averaged.
+ */
+static void
+repeathint(FILE *fp)
+{
+	const struct run *r, *r0 = runs;
+	const struct entry *e, *e0;
+	const struct group *k;
+	size_t i, differ = 0, key = 0;
+
+	if (confs.n < 2 || nreports != confs.n)
+		return;
+	for (i = 0; i < confs.n; i++)
+		if (byname[i]->unconfigured)
+			return;
+	for (i = 0; i < r0->nconfig; i++) {
+		e0 = &r0->config[i];
+		for (r = runs + 1; r < runs + nreports; r++) {
+			if (r->nconfig != r0->nconfig ||
+			    (e = entryof(r, e0->key)) == NULL)
+				return;
+			if (e->jsonlen != e0->jsonlen ||
+			    memcmp(e->json, e0->json, e0->jsonlen) != 0)
+				break;
+		}
+		if (r < runs + nreports) {
+			differ++;
+			key = e0->key;
+		}
+	}
+	if (differ != 1 || !looksrepeat(key))
+		return;
+	k = groups_nth(&keys, key);
+	fputs("Every configuration is a single run, and the runs' names "
+	    "differ in ", fp);
+	mdtext(fp, k->key, k->keylen, 0);
+	fputs("= alone, which looks like a repeat's number: if it is, "
+	    "`make reports REPEAT_KEYS='", fp);
+	mdtext(fp, k->key, k->keylen, MD_CODE);
+	fputs("'` (or `h3summary -r ", fp);
+	mdtext(fp, k->key, k->keylen, MD_CODE);
+	fputs("`) averages them as repeats of one configuration; the "
+	    "default REPEAT_KEYS is `rep repeat trial seed`.\n\n", fp);
+}
+
 /* A difference of time in ms, signed, in ms or below 1 ms in µs, with
    three digits or so. */
 static void
@@ -229,11 +336,11 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 	   summary.md grows long. */
 	if (account)
 		fputs("\nIdle ms splits by cause as the time account tells it "
-		    "(account(1)): host-bound (the CPU launched late), in the "
-		    "launch call, queued (an event, another stream, a sync) and "
-		    "unknown; the verdict is the account's rule applied to these "
-		    "means. Both are empty where a configuration's runs have no "
-		    "time account.", fp);
+		    "(account(1)), in parentheses: host-bound (the CPU launched "
+		    "late) / in the launch call / queued (an event, another "
+		    "stream, a sync) / unknown; the verdict is the account's rule "
+		    "applied to these means. Both are missing where a "
+		    "configuration's runs have no time account.", fp);
 	fputs("\n\n| configuration | n | GPU span ms | × fastest | kernel ms "
 	    "| kernel busy union %", fp);
 	for (i = 0; i < ncats; i++) {
@@ -245,12 +352,15 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 			putc(' ', fp);
 		fputs(" ms", fp);
 	}
-	fputs(" | idle ms", fp);
+	/* The idle causes share one column with idle: five columns of
+	   them made the table too wide to read. */
 	if (account)
-		fputs(" | host-bound ms | in launch call ms | queued ms "
-		    "| unknown ms | verdict", fp);
+		fputs(" | idle ms (host-bound / in launch call / queued / "
+		    "unknown) | verdict", fp);
+	else
+		fputs(" | idle ms", fp);
 	fputs(" |\n| --- |", fp);
-	for (i = 0; i < 6 + ncats + (account ? 4 : 0); i++)
+	for (i = 0; i < 6 + ncats; i++)
 		fputs(" ---: |", fp);
 	if (account)
 		fputs(" --- |", fp);
@@ -282,10 +392,12 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 		fputs(CELL, fp);
 		fixed(fp, mean(g, "idle_gaps.total_ns") / 1e6, 3);
 		if (account) {
-			for (c = 0; c < 4; c++) {
-				fputs(CELL, fp);
+			for (c = 0; c < 4 && g->verdict != NULL; c++) {
+				fputs(c == 0 ? " (" : " / ", fp);
 				fixed(fp, idlesplit(g, c) / 1e6, 3);
 			}
+			if (g->verdict != NULL)
+				putc(')', fp);
 			fputs(CELL, fp);
 			if (g->verdict != NULL)
 				mdtext(fp, g->verdict, g->verdictlen, MD_CELL);
@@ -306,11 +418,17 @@ putsummarymd(FILE *fp)
 	cats = categories(&ncats);
 	for (i = single = 0; i < confs.n; i++)
 		single += sorted[i]->n == 1;
-	fprintf(fp, "# Sweep summary\n\n%zu runs reduced, %zu failed, %zu "
-	    "configurations, %zu of them of a single run.\n\n", nreports,
-	    nruns - nreports, confs.n, single);
+	fprintf(fp, "# Sweep summary\n\n%zu %s reduced, %zu failed, %zu %s",
+	    nreports, plural(nreports, "run", "runs"), nruns - nreports,
+	    confs.n, plural(confs.n, "configuration", "configurations"));
+	if (confs.n == 1)
+		fputs(single ? ", of a single run" : "", fp);
+	else if (confs.n > 1)
+		fprintf(fp, ", %zu of them of a single run", single);
+	fputs(".\n\n", fp);
 	headline(fp, 1);
 	fputs("\n\n", fp);
+	repeathint(fp);
 	if (confs.n > 0)
 		configurations(fp, cats, ncats);
 	if (ntimed > 1)
@@ -346,7 +464,8 @@ putsummarymd(FILE *fp)
 			fputs(" ms; these kernels carry ", fp);
 			fixed(fp, pct, 1);
 			fputs("% of it.\n\n| kernel | ms | % of other | "
-			    "launches |\n| --- | ---: | ---: | ---: |\n", fp);
+			    "launches per run |\n| --- | ---: | ---: | ---: |\n",
+			    fp);
 			for (j = 0; j < g->nothers; j++) {
 				fputs("| `", fp);
 				shortname(fp, g->others[j].name,
