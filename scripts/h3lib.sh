@@ -33,10 +33,12 @@ h3_jq() {
 }
 
 # h3_usage STATUS: print $usage (the script's synopsis lines) and exit:
-# status 0 to stdout, for -h and --help; else to stderr, with exit 2.
+# status 0 to stdout, for -h and --help, followed by a blank line and
+# $help (what the script does in a line, its options a line each, and
+# its manual); else $usage alone to stderr, with exit 2.
 h3_usage() {
 	if [ "$1" -eq 0 ]; then
-		printf '%s\n' "$usage"
+		printf '%s\n\n%s\n' "$usage" "$help"
 		exit 0
 	fi
 	printf '%s\n' "$usage" >&2
