@@ -3,6 +3,7 @@
  * headline, the configurations fastest first, their differences from
  * the fastest, their kernels in other, warnings and failed runs.
  */
+#include <err.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -301,6 +302,57 @@ differences(FILE *fp)
 	putc('\n', fp);
 }
 
+/* Category columns at most in the table, so that it keeps to 15
+   columns; the categories of least time beyond them share one. */
+#define MAXCATS		7
+
+/* The time of category figure fig: its means over the groups added. */
+static double
+cattotal(size_t fig)
+{
+	const struct stats *st;
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < confs.n; i++)
+		if ((st = groupstats(byname[i], fig)) != NULL && !isnan(st->mean))
+			sum += st->mean;
+	return sum;
+}
+
+/*
+ * The category figures cats as the table's columns, allocated: all of
+ * them where there are MAXCATS or fewer, else the MAXCATS - 1 of most
+ * time in their order, then the rest, which share the last column;
+ * *nshownp is how many have a column of their own.
+ */
+static size_t *
+columns(const size_t *cats, size_t ncats, size_t *nshownp)
+{
+	size_t *cols, i, j, n, best;
+	char *kept;
+
+	if ((cols = calloc(ncats + 1, sizeof(*cols))) == NULL ||
+	    (kept = calloc(ncats + 1, 1)) == NULL)
+		err(1, NULL);
+	*nshownp = ncats <= MAXCATS ? ncats : MAXCATS - 1;
+	for (n = 0; n < *nshownp; n++) {
+		for (i = 0, best = ncats; i < ncats; i++)
+			if (!kept[i] && (best == ncats ||
+			    cattotal(cats[i]) > cattotal(cats[best])))
+				best = i;
+		kept[best] = 1;
+	}
+	for (i = j = 0; i < ncats; i++)
+		if (kept[i])
+			cols[j++] = cats[i];
+	for (i = 0; i < ncats; i++)
+		if (!kept[i])
+			cols[j++] = cats[i];
+	free(kept);
+	return cols;
+}
+
 /* Whether any group has a verdict: whether the table shows accounts. */
 static int
 anyverdict(void)
@@ -315,8 +367,9 @@ anyverdict(void)
 
 /*
  * The table of the configurations, fastest first, with the category
- * figures cats; where a group has a time account, its idle split and
- * verdict too, and where none has, not those columns.
+ * figures cats (those beyond MAXCATS in one column); where a group has
+ * a time account, its idle split and verdict too, and where none has,
+ * not those.
  */
 static void
 configurations(FILE *fp, const size_t *cats, size_t ncats)
@@ -324,8 +377,11 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 	struct conf **sorted = bytime, *g;
 	const struct stats *span;
 	const struct group *k;
-	size_t namelen, i, j;
+	size_t *cols, nshown, namelen, i, j;
 	int account = anyverdict(), c;
+	double rest;
+
+	cols = columns(cats, ncats, &nshown);
 
 	fputs("## Configurations\n\n"
 	    "Fastest first: the mean over the runs of a configuration, "
@@ -341,10 +397,14 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 		    "stream, a sync) / unknown; the verdict is the account's rule "
 		    "applied to these means. Both are missing where a "
 		    "configuration's runs have no time account.", fp);
+	if (nshown < ncats)
+		fprintf(fp, "\nThe %zu categories of least time share the "
+		    "column \"more ms\"; each has its own in groups.csv.",
+		    ncats - nshown);
 	fputs("\n\n| configuration | n | GPU span ms | × fastest | kernel ms "
 	    "| kernel busy union %", fp);
-	for (i = 0; i < ncats; i++) {
-		k = groups_nth(&figs, cats[i]);
+	for (i = 0; i < nshown; i++) {
+		k = groups_nth(&figs, cols[i]);
 		category(k->key, k->keylen, &namelen);
 		fputs(CELL, fp);
 		mdtext(fp, k->key + 11, namelen, MD_CELL);
@@ -352,6 +412,8 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 			putc(' ', fp);
 		fputs(" ms", fp);
 	}
+	if (nshown < ncats)
+		fputs(" | more ms", fp);
 	/* The idle causes share one column with idle: five columns of
 	   them made the table too wide to read. */
 	if (account)
@@ -360,7 +422,7 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 	else
 		fputs(" | idle ms", fp);
 	fputs(" |\n| --- |", fp);
-	for (i = 0; i < 6 + ncats; i++)
+	for (i = 0; i < 6 + nshown + (nshown < ncats); i++)
 		fputs(" ---: |", fp);
 	if (account)
 		fputs(" --- |", fp);
@@ -384,10 +446,18 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 		fixed(fp, mean(g, "kernel_time_ns") / 1e6, 3);
 		fputs(CELL, fp);
 		fixed(fp, mean(g, "kernel_busy_union_percent"), 1);
-		for (j = 0; j < ncats; j++) {
+		for (j = 0; j < nshown; j++) {
 			fputs(CELL, fp);
-			span = groupstats(g, cats[j]);
+			span = groupstats(g, cols[j]);
 			fixed(fp, span == NULL ? NAN : span->mean, 3);
+		}
+		for (j = nshown, rest = 0; j < ncats; j++)
+			if ((span = groupstats(g, cols[j])) != NULL &&
+			    !isnan(span->mean))
+				rest += span->mean;
+		if (nshown < ncats) {
+			fputs(CELL, fp);
+			fixed(fp, rest, 3);
 		}
 		fputs(CELL, fp);
 		fixed(fp, mean(g, "idle_gaps.total_ns") / 1e6, 3);
@@ -405,6 +475,7 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 		fputs(" |\n", fp);
 	}
 	putc('\n', fp);
+	free(cols);
 }
 
 void
