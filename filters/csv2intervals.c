@@ -887,8 +887,13 @@ main(int argc, char *argv[])
 	strcpy(r.device, "-");
 	strcpy(r.stream, "-");
 
-	while ((line = lines_next(&r.in, &len)) != NULL &&
-	    isbanner(&r, line, len))
+	/* A byte order mark before the first line is no part of it. */
+	if ((line = lines_next(&r.in, &len)) != NULL && utf8_bom(line, len)) {
+		line += 3;
+		len -= 3;
+	}
+	for (; line != NULL && isbanner(&r, line, len);
+	    line = lines_next(&r.in, &len))
 		;
 	for (; line != NULL; line = lines_next(&r.in, &len)) {
 		if (r.atrecord)

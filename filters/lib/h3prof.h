@@ -378,6 +378,12 @@ double	 pydiv(int64_t a, int64_t b);
  */
 int	 utf8_valid(const char *s, size_t len);
 size_t	 utf8_char(const char *s, size_t avail, uint32_t *cp);
+/*
+ * utf8_bom returns 3 if the len bytes at s start with the UTF-8 byte
+ * order mark, which a spreadsheet writes first in a CSV it saves (nsys
+ * never does), else 0: the bytes a CSV reader skips.
+ */
+size_t	 utf8_bom(const char *s, size_t len);
 char	*shown(const char *s, size_t len, size_t max);
 
 /*
