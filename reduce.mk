@@ -117,6 +117,23 @@ all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
 
 empty :=
 tab := $(empty)	$(empty)
+space := $(empty) $(empty)
+
+# The filters' messages name the trace that a hidden file was made of,
+# not the hidden file, which is gone once the run is made: make puts in
+# each filter's environment (no process) H3PROF_SOURCES, NAME<tab>TRACE
+# pairs (filters/lib's source_name), of the run of the recipe, R (of the
+# stem R, or R/TAG), its pair's traces or else its export.
+source_dir = $(subst %,$(if $(tag),$(patsubst %/$(tag),%,$*),$*),$(at))
+# $(call source,TRACE): the run's trace TRACE of a pair, or its export.
+source = $(call shown,$(source_dir)$(if $(wildcard \
+    $(source_dir)$(GPU_CSV)),$1,$(SQLITE_NAME)))
+export H3PROF_SOURCES = $(subst $(space),$(tab),$(strip $(foreach n,raw \
+    ops memory gpu bystart idlein,$(h)$n $(call source,$(GPU_CSV))) \
+    $(foreach n,launchlines launches selected,$(h)$n $(call \
+    source,$(KERNEL_CSV))) $(foreach n,ranges outside,$(h)$n $(call \
+    source,$(NVTX_CSV)))))
+
 # $(call fact,KEY,FILE): the value of KEY in the fact file FILE (one word).
 fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
 # $(call devices,FILE): how many devices account's -d facts in FILE name

@@ -326,6 +326,15 @@ h3_facts() {
 	[ -n "$nvtxin" ] || [ -z "$range" ] ||
 	    h3_die "$kexec: no NVTX ranges to scope by -R (an export, or an" \
 		"nvtx_pushpop_trace CSV beside the kernel-exec trace, holds them)"
+	# The filters' messages name the trace a scratch file was made of,
+	# as reduce.mk's do (NAME<tab>TRACE pairs: filters/lib's
+	# source_name), never the scratch file, which is gone afterwards.
+	printf -v H3PROF_SOURCES '%s\t%s\t' gpu "$gpu" gpu.sorted "$gpu" \
+	    gpu.idle "$gpu" gpu.sorted.idle "$gpu" memory "$gpu" \
+	    launchlines "$kexec" launchlines.sorted "$kexec" api "$kexec" \
+	    api.sorted "$kexec" launches "$kexec" selected "$kexec" \
+	    ranges "${nvtxin:-$kexec}" outside "${nvtxin:-$kexec}"
+	export H3PROF_SOURCES
 
 	# A filter that fails ends the subshell: end those still running
 	# with it, and wait for them, before the caller removes the temporary
