@@ -538,6 +538,12 @@ const char *out_stdout_name(void);
  * regular file, which cannot be read back, nothing.
  */
 void	 out_bystart(FILE *fp, const char *path);
+/*
+ * out_bystart, which also says whether two lines are the same bytes: 1,
+ * and the places of the first two such in the order they were written
+ * (from 0) at dup[0] and dup[1]; else 0.
+ */
+int	 out_bystart_dups(FILE *fp, const char *path, size_t dup[2]);
 
 /*
  * jsondoc.c: a JSON document held whole, read into a tree of its values.
