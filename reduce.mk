@@ -434,9 +434,9 @@ scopes := $(runs:%=%/$(tag))
 sd = $*/$(tag)
 .INTERMEDIATE: $(foreach s,$(scopes),$(addprefix $s/$(h),ranges \
     launches selected outside gpu memory launchlines bystart idlein \
-    source.facts gpu.facts \
-    gaps.facts idle.facts kstream.facts top.facts account.facts \
-    device.facts config.facts nvtx.facts scope.facts export.facts))
+    source.facts gpu.facts gaps.facts idle.facts kstream.facts top.facts \
+    account.facts device.facts config.facts nvtx.facts scope.facts \
+    export.facts))
 
 $(scopes):
 	mkdir -p -- $@
