@@ -136,8 +136,9 @@ main(int argc, char *argv[])
 	}
 	opspath = argv[0];
 	path = argc == 2 ? argv[1] : opspath;
-	if (strcmp(opspath, "-") == 0 && path == opspath) {
-		warnx("the operations are read twice: not standard input");
+	if (strcmp(opspath, "-") == 0 && strcmp(path, "-") == 0) {
+		warnx("the operations are read before the lines: not both "
+		    "of standard input");
 		usage(EXIT_USAGE);
 	}
 	if (outpath != NULL)
