@@ -575,9 +575,10 @@ no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
     $(WINDOW)' >&2; exit 1
 
 # The ranges' facts, of the launches in the window, empty (none) where
-# the run has no ranges.
-%/$(tag)/$(h)selected: %/$(h)gpu %/$(tag)/$(h)launches $(BIN)/inwindow
-	$(BIN)/inwindow -l -w $(WINDOW) -o $@ -- $< $(sd)/$(h)launches
+# the run has no ranges (and no launches read).
+%/$(tag)/$(h)selected: %/$(tag)/$(h)launches %/$(h)gpu $(BIN)/inwindow
+	$(if $(file <$<),$(BIN)/inwindow -l -w $(WINDOW) -o $@ -- \
+	    $*/$(h)gpu $<,$(file >$@))
 
 %/$(tag)/$(h)nvtx.facts: %/$(tag)/$(h)ranges \
     %/$(tag)/$(h)selected $(BIN)/inrange $(RULES)
