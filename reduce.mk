@@ -576,9 +576,10 @@ no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
 
 # The ranges' facts, of the launches in the window, empty (none) where
 # the run has no ranges (and no launches read).
-%/$(tag)/$(h)selected: %/$(tag)/$(h)launches %/$(h)gpu $(BIN)/inwindow
+%/$(tag)/$(h)selected: %/$(tag)/$(h)ranges %/$(tag)/$(h)launches \
+    %/$(h)gpu $(BIN)/inwindow
 	$(if $(file <$<),$(BIN)/inwindow -l -w $(WINDOW) -o $@ -- \
-	    $*/$(h)gpu $<,$(file >$@))
+	    $*/$(h)gpu $(sd)/$(h)launches,$(file >$@))
 
 %/$(tag)/$(h)nvtx.facts: %/$(tag)/$(h)ranges \
     %/$(tag)/$(h)selected $(BIN)/inrange $(RULES)
