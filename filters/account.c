@@ -259,8 +259,8 @@ idnum(const char *s, const struct lines *l, const char *what)
 	if (strcmp(s, "-") == 0)
 		return -1;
 	if (strlen(s) > MAXID || parse_ns(s, &v) == -1)
-		errx(1, "%s:%lu: %s \"%.40s\" is not a number or -", l->path,
-		    l->lineno, what, s);
+		errx(1, "%s: %s \"%.40s\" is not a number or -", lines_at(l),
+		    what, s);
 	return v;
 }
 
@@ -279,7 +279,7 @@ stream_find(const char *device, const char *stream, const struct lines *l)
 	p = stpcpy(p, stream);
 	s = groups_get(&streams, key, p - key);
 	if (streams.n > MAXSTREAMS)
-		errx(1, "%s:%lu: more than %d streams", l->path, l->lineno,
+		errx(1, "%s: more than %d streams", lines_at(l),
 		    MAXSTREAMS);
 	return s;
 }
@@ -380,8 +380,8 @@ classof(enum kind kind, const char *category, const char *n,
 		return C_MEMCPY;
 	}
 	if (kind == K_LAUNCH)
-		errx(1, "%s:%lu: a launch interval among the GPU operations",
-		    l->path, l->lineno);
+		errx(1, "%s: a launch interval among the GPU operations",
+		    lines_at(l));
 	return C_OTHER;
 }
 
@@ -657,8 +657,8 @@ op_next(struct ivin *in, struct op *op)
 slow:
 	ivin_parse(in, line, len, iv);
 	if (!iv->full)
-		errx(1, "%s:%lu: a bare line: account needs full interval "
-		    "lines", in->in.path, in->in.lineno);
+		errx(1, "%s: a bare line: account needs full interval "
+		    "lines", lines_at(&in->in));
 	op->device = idnum(iv->device, &in->in, "device");
 	op->kind = kindof(iv->kind, strlen(iv->kind));
 	op->plain = 0;
@@ -803,8 +803,8 @@ launches_upto(struct launches *lr, int64_t t)
 		    memcmp(la.thread, callthread, lathreadlen) != 0))
 			call_done(lr);
 		if (lathreadlen >= sizeof(callthread))
-			errx(1, "%s:%lu: thread \"%.40s\" too long",
-			    lr->in.path, lr->in.lineno, la.thread);
+			errx(1, "%s: thread \"%.40s\" too long",
+			    lines_at(&lr->in), la.thread);
 		if (!laplain) {
 			lap.device = idnum(la.op.device, &lr->in, "device");
 			lap.stream = idnum(la.op.stream, &lr->in, "stream");
@@ -962,25 +962,24 @@ read_memory(const char *path)
 	lines_open(&in, path);
 	while ((line = lines_next(&in, &len)) != NULL) {
 		if (in.eof)
-			errx(1, "%s:%lu: no newline at the end of the input: "
-			    "is it cut short?", in.path, in.lineno);
+			errx(1, "%s: no newline at the end of the input: "
+			    "is it cut short?", lines_at(&in));
 		for (i = 0; i < 6; i++)
 			if ((col[i] = column(&line)) == NULL)
 				break;
 		if (i < 6 || line == NULL || strchr(line, '\t') != NULL)
-			errx(1, "%s:%lu: expected a memory line: start, end, "
-			    "kind, device, stream, bytes, name", in.path,
-			    in.lineno);
+			errx(1, "%s: expected a memory line: start, end, "
+			    "kind, device, stream, bytes, name", lines_at(&in));
 		k = kindof(col[2], strlen(col[2]));
 		if (k != K_MEMCPY && k != K_MEMSET)
-			errx(1, "%s:%lu: kind \"%.40s\" is not memcpy or "
-			    "memset", in.path, in.lineno, col[2]);
+			errx(1, "%s: kind \"%.40s\" is not memcpy or "
+			    "memset", lines_at(&in), col[2]);
 		c = classof(k, NULL, line, &in);
 		if (strcmp(col[5], "-") == 0)
 			b = 0;		/* the trace does not say */
 		else if (parse_ns(col[5], &b) == -1)
-			errx(1, "%s:%lu: bytes \"%.40s\" not a non-negative "
-			    "integer", in.path, in.lineno, col[5]);
+			errx(1, "%s: bytes \"%.40s\" not a non-negative "
+			    "integer", lines_at(&in), col[5]);
 		sum_ns(&mbytes[c], b, &in);
 		mlines[c]++;
 	}
@@ -988,7 +987,7 @@ read_memory(const char *path)
 	for (c = C_HTOD; c <= C_MEMSET; c++)
 		if (mlines[c] != mcount[c])
 			errx(1, "%s: %lld memory lines of kind %s, the GPU "
-			    "trace has %lld: not of the same operations", path,
+			    "trace has %lld: not of the same operations", in.path,
 			    (long long)mlines[c], memkind[c],
 			    (long long)mcount[c]);
 	bytes_known = 1;
@@ -1363,8 +1362,8 @@ main(int argc, char *argv[])
 	while (op_next(&in, &op)) {
 		d = device_get(iv->device);
 		if (devices.n > MAXDEVICES)
-			errx(1, "%s:%lu: more than %d devices", in.in.path,
-			    in.in.lineno, MAXDEVICES);
+			errx(1, "%s: more than %d devices", lines_at(&in.in),
+			    MAXDEVICES);
 		if (!d->tl.started)
 			d->tl.index = devices.n;
 		if (shared && devices.n > 1) {

@@ -26,7 +26,11 @@
  */
 struct lines {
 	int		 fd;
-	const char	*path;		/* as shown in messages: "stdin" for - */
+	const char	*path;		/* as shown in messages: "stdin" for -,
+					   the trace of a file in between
+					   (source_name) */
+	int		 unlined;	/* path is such a trace, whose line
+					   lineno is not */
 	unsigned long	 lineno;	/* number of the line last returned */
 	char		*buf;
 	size_t		 cap;		/* bytes allocated in buf */
@@ -39,6 +43,21 @@ struct lines {
 
 void	 lines_open(struct lines *, const char *path);
 char	*lines_next(struct lines *, size_t *lenp);
+/*
+ * Where the line last read is, for a message: "PATH:LINE", or the trace
+ * alone where the file is one in between (source_name).  Valid until the
+ * next call.
+ */
+const char *lines_at(const struct lines *);
+/*
+ * What a message calls the file at path.  A make that chains the filters
+ * passes data between them in files of its own, which are gone once it
+ * is done: it names in the environment variable H3PROF_SOURCES the trace
+ * each was made of, as NAME<tab>TRACE pairs, all separated by tabs, NAME
+ * a file's last part, so that every message names the user's trace.
+ * Returns that TRACE, or else path.
+ */
+const char *source_name(const char *path);
 char	*column(char **);
 /* *sum += ns, or exit 1 saying that the sum overflows, at l's line. */
 void	 sum_ns(int64_t *sum, int64_t ns, const struct lines *l);
@@ -378,6 +397,12 @@ double	 pydiv(int64_t a, int64_t b);
  */
 int	 utf8_valid(const char *s, size_t len);
 size_t	 utf8_char(const char *s, size_t avail, uint32_t *cp);
+/*
+ * utf8_bom returns 3 if the len bytes at s start with the UTF-8 byte
+ * order mark, which a spreadsheet writes first in a CSV it saves (nsys
+ * never does), else 0: the bytes a CSV reader skips.
+ */
+size_t	 utf8_bom(const char *s, size_t len);
 char	*shown(const char *s, size_t len, size_t max);
 
 /*
@@ -513,6 +538,12 @@ const char *out_stdout_name(void);
  * regular file, which cannot be read back, nothing.
  */
 void	 out_bystart(FILE *fp, const char *path);
+/*
+ * out_bystart, which also says whether two lines are the same bytes: 1,
+ * and the places of the first two such in the order they were written
+ * (from 0) at dup[0] and dup[1]; else 0.
+ */
+int	 out_bystart_dups(FILE *fp, const char *path, size_t dup[2]);
 
 /*
  * jsondoc.c: a JSON document held whole, read into a tree of its values.
