@@ -243,9 +243,10 @@ everyrun(const struct conf *g, const char *name, int *ok)
 static void
 accountverdict(struct conf *g)
 {
-	struct verdict_figures v = { 0 };
+	struct verdict_figures v = { .means = 1 };
 	double idle[4];
-	size_t i;
+	char name[64];
+	size_t i, j;
 	int ok = 1;
 	FILE *fp;
 
@@ -263,8 +264,25 @@ accountverdict(struct conf *g)
 	v.idle_queued_ns = idle[2];
 	v.idle_unknown_ns = idle[3];
 	v.short_kernels = everyrun(g, TA "launch.shorter_than_call", &ok);
+	v.kernels = everyrun(g, "kernel_count", &ok);
+	v.kernel_ns = everyrun(g, "kernel_time_ns", &ok);
+	v.call_p50_ns = everyrun(g, TA "launch.call_p50_ns", &ok);
+	for (i = 0; i < NGAPLEN; i++)
+		for (j = 0; j < NGAPCAUSE; j++) {
+			snprintf(name, sizeof(name), TA "gaps.%s.%s.ns",
+			    gaplen_name[i], gapcause_name[j]);
+			v.gap_ns[i][j] = everyrun(g, name, &ok);
+			snprintf(name, sizeof(name), TA "gaps.%s.%s.count",
+			    gaplen_name[i], gapcause_name[j]);
+			v.gap_count[i][j] = everyrun(g, name, &ok);
+		}
+	/* Of runs, the mean of their longest gaps, as of every figure. */
+	v.longest_gap_ns = everyrun(g, TA "gaps.longest_ns", &ok);
+	v.longest_gap_at_ns = everyrun(g, TA "gaps.longest_start_ns", &ok);
 	if (!ok)
 		return;
+	/* A configuration of one run has its run's verdict, word for word. */
+	v.means = g->n > 1;
 	if ((fp = open_memstream(&g->verdict, &g->verdictlen)) == NULL)
 		err(1, NULL);
 	verdict_write(fp, &v);
