@@ -38,8 +38,10 @@ static const char *const memkind[NCLS] = {
 	[C_PEER] = "peer", [C_MEMCPY] = "other", [C_MEMSET] = "memset"
 };
 
-/* Why the GPU was idle, from the call of the operation ending the gap. */
-enum cause { I_HOST, I_LAUNCH, I_QUEUED, I_UNKNOWN, NCAUSE };
+/* Why the GPU was idle, from the call of the operation ending the gap:
+   the library's causes of gaps, which the verdict reads. */
+enum cause { I_HOST = GAP_HOST, I_LAUNCH = GAP_LAUNCH, I_QUEUED = GAP_QUEUED,
+	I_UNKNOWN = GAP_UNKNOWN, NCAUSE = NGAPCAUSE };
 static const char *const causename[NCAUSE] = {
 	"idle_host", "idle_launch", "idle_queued", "idle_unknown"
 };
