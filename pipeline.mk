@@ -514,7 +514,7 @@ endef
 define h3_run_pair
 h3_xport := $(if $(word 2,$(h3_sqls)),,$(h3_sqls))
 h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs)) $(h3_xport)
-h3_chainargs := 'TRACEDIR=$(h3_tracedir)' $(if $(h3_xport),'SQLITE_NAME=$(notdir \
+h3_chainargs := 'TRACEDIR=$(h3_tracedir)'$(if $(h3_xport), 'SQLITE_NAME=$(notdir \
     $(h3_xport))') $(if $(filter \
     %cuda_gpu_trace.csv,$(h3_pairs)),'CSV_PREFIX=$(patsubst \
     $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))','GPU_CSV=$(notdir \
