@@ -19,19 +19,15 @@ const char *const gapcause_name[NGAPCAUSE] = {
 	"host", "launch", "queued", "unknown"
 };
 
-const char verdict_rule[] = "empty if the span is 0; else no kernels if "
-    "the GPU ran no kernel; else communication-exposed if exposed "
-    "communication is 10% of the span or more and no less than the "
-    "copies; else copy-exposed if copies not under compute are 10% of the "
-    "span or more; else GPU-bound if idle is below 10% of the span; else "
-    "host-bound if half of idle or more is in gaps of 1 ms or more whose "
-    "launch call began late or was still running (the CPU busy "
-    "elsewhere); else sync-bound if half of idle or more is in gaps of "
-    "10 µs or more whose work was queued in time (events, other streams, "
-    "synchronization); else launch-bound if half of idle or more is in "
-    "gaps under 10 µs, or under 1 ms whose launch call began late or was "
-    "still running (the cost of each kernel: graphs or fusion help); else "
-    "idle, split by the length and the cause of its gaps";
+const char verdict_rule[] = "the first that holds: empty (a span of 0); "
+    "no kernels; communication-exposed (exposed communication 10% of the "
+    "span or more, and no less than the copies); copy-exposed (copies not "
+    "under compute 10% or more); GPU-bound (idle below 10%); host-bound "
+    "(half of idle or more in gaps of 1 ms or more whose call came late "
+    "or was running); sync-bound (half or more in gaps of 10 µs or more "
+    "queued in time); launch-bound (half or more in gaps under 10 µs, or "
+    "under 1 ms whose call came late or was running); else idle, split by "
+    "length and cause";
 
 /* A percent of a / b, 0 where b is 0. */
 static double
