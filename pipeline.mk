@@ -509,9 +509,13 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
     ($(notdir $(h3_pairs))); a run directory holds one: put each run in \
     its own)
 endef
+# An export beside the pair, of the same run (make profile leaves both),
+# is what reduce.mk reads: its calls of copies tell the account more.
 define h3_run_pair
-h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
-h3_chainargs := 'TRACEDIR=$(h3_tracedir)' $(if $(filter \
+h3_xport := $(if $(word 2,$(h3_sqls)),,$(h3_sqls))
+h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs)) $(h3_xport)
+h3_chainargs := 'TRACEDIR=$(h3_tracedir)'$(if $(h3_xport), 'SQLITE_NAME=$(notdir \
+    $(h3_xport))') $(if $(filter \
     %cuda_gpu_trace.csv,$(h3_pairs)),'CSV_PREFIX=$(patsubst \
     $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))','GPU_CSV=$(notdir \
     $(h3_pairs))' 'KERNEL_CSV=$(notdir $(call h3_kmate,$(h3_pairs)))' \

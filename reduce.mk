@@ -18,9 +18,13 @@
 # PREFIX_gputrace.csv and PREFIX_kernexectrace.csv, as 2022.4 does), with or
 # without NVTX_CSV (CSV_PREFIXnvtx_pushpop_trace.csv; empty: none); or,
 # in its place, an nsys SQLite export, SQLITE_NAME, with NVTX ranges or
-# without (the pair wins where there are both).  The traces are beside
-# the products, or in TRACEDIR (for one run: pipeline.mk reduces each run
-# by a make of its own).  The run's name is RUN_NAME, or the last part of
+# without.  Where there are both, of one run (make profile leaves both),
+# the GPU operations and memory lines are the pair's, and so the
+# reference figures, and the launch lines, NVTX ranges, devices and
+# processes the export's: its launch calls of copies and memsets, which
+# the kernel-exec trace lacks, tell the time account why the GPU waited
+# before them.  The traces are beside the products, or in TRACEDIR (for one run: pipeline.mk reduces each run by
+# a make of its own).  The run's name is RUN_NAME, or the last part of
 # its directory's path, and its configuration file RUN_CONFIG (runconfig
 # -c), if any.  dev/makerun.mk runs it on run directories; pipeline.mk,
 # for each run it reduces.
@@ -182,7 +186,8 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 .INTERMEDIATE: $(foreach r,$(runs) $(if $(tag),$(runs:%=%/$(tag))),\
     $(addprefix $r/$(h),start $(pages)))
 
-# The readers: each trace read once, its lines written in start order,
+# The readers: each trace read once (the export's launch lines first,
+# where a run holds both), its lines written in start order,
 # sorted where the trace is not (-s).  The launch lines of the kernel-exec
 # trace, in place of its launch API intervals (-L), whose facts the
 # account gives; the GPU operations with the memory lines of the copies,
@@ -190,14 +195,7 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 # .report.raw of a pair, .report.export.facts of an export), which says
 # so where the trace is broken: a failed run tells its error once, even
 # under -j -k.
-%/$(h)launchlines: $(at)$(KERNEL_CSV) $(BIN)/csv2intervals %/$(h)start \
-    | %/$(h)raw
-	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
-
-%/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) $(BIN)/csv2intervals %/$(h)start
-	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
-	    -- $(gpu_csv)
-
+#
 # The readers of an export, to the same lines.  Its CUDA graph launches
 # (--cuda-graph-trace=graph), which no kernel table holds, count as GPU
 # operations of kind other, merged in by start, as h3report counts them:
@@ -216,6 +214,17 @@ pages := kernels.tsv strip.tsv gapbins.tsv
     %/$(h)start
 	$(BIN)/exportinfo -o $@ -- $(export_db)
 
+# The readers of a pair.
+%/$(h)launchlines: $(at)$(KERNEL_CSV) $(BIN)/csv2intervals %/$(h)start \
+    | %/$(h)raw
+	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
+
+%/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) $(BIN)/csv2intervals %/$(h)start
+	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
+	    -- $(gpu_csv)
+
+# The export's operations, where the pair's are not (a rule after the
+# pair's: its prerequisite, named .INTERMEDIATE, would win it otherwise).
 has_graphs = $(call fact,graphs.launches,$*/$(h)export.facts)
 with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
 %/$(h)raw: %/$(h)ops %/$(h)export.facts $(BIN)/exportinfo
@@ -345,23 +354,23 @@ $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 # intervals do not carry), only where there are ranges, as h3report reads
 # them; and inrange's join of the two, empty without ranges, which the
 # report takes as none.
+%/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/$(h)start \
+    | %/$(h)export.facts
+	$(BIN)/nvtxranges -o $@ -- $(export_db)
+
 ifneq ($(NVTX_CSV),)
 %/$(h)ranges: $(at)$(NVTX_CSV) $(BIN)/nvtxranges %/$(h)start | %/$(h)raw
 	$(BIN)/nvtxranges -o $@ -- $<
 endif
 
-%/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/$(h)start \
-    | %/$(h)export.facts
-	$(BIN)/nvtxranges -o $@ -- $(export_db)
-
 # $(call launches,TRACE): the recipe of the launches of TRACE.
 launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
     >$@))
-%/$(h)launches: %/$(h)ranges $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
-	$(call launches,$(kexec_csv))
-
 %/$(h)launches: %/$(h)ranges $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
 	$(call launches,$(export_db))
+
+%/$(h)launches: %/$(h)ranges $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
+	$(call launches,$(kexec_csv))
 
 %/$(h)nvtx.facts: %/$(h)ranges %/$(h)launches $(BIN)/inrange \
     $(RULES)
@@ -403,13 +412,13 @@ report_facts = %/$(h)source.facts %/$(h)gpu.facts \
     %/$(h)top.facts %/$(h)account.facts %/$(h)device.facts \
     %/$(h)config.facts $(addprefix %/$(h),$(pages)) %/$(h)start \
     $(BIN)/reportjson $(RULES)
-%/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: \
-    $(at)$(GPU_CSV) $(report_facts)
-	$(call report,$(gpu_csv))
-
 %/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: $(at)$(SQLITE_NAME) \
     %/$(h)export.facts %/$(h)nvtx.facts $(report_facts)
 	$(call report,$(export_db),$*/$(h)export.facts)
+
+%/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: \
+    $(at)$(GPU_CSV) $(report_facts)
+	$(call report,$(gpu_csv))
 
 # --- The rules of a scope ----------------------------------------------
 #

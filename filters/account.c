@@ -38,8 +38,10 @@ static const char *const memkind[NCLS] = {
 	[C_PEER] = "peer", [C_MEMCPY] = "other", [C_MEMSET] = "memset"
 };
 
-/* Why the GPU was idle, from the call of the operation ending the gap. */
-enum cause { I_HOST, I_LAUNCH, I_QUEUED, I_UNKNOWN, NCAUSE };
+/* Why the GPU was idle, from the call of the operation ending the gap:
+   the library's causes of gaps, which the verdict reads. */
+enum cause { I_HOST = GAP_HOST, I_LAUNCH = GAP_LAUNCH, I_QUEUED = GAP_QUEUED,
+	I_UNKNOWN = GAP_UNKNOWN, NCAUSE = NGAPCAUSE };
 static const char *const causename[NCAUSE] = {
 	"idle_host", "idle_launch", "idle_queued", "idle_unknown"
 };
@@ -57,6 +59,11 @@ struct timeline {
 	int64_t		 front[NCLS];
 	int64_t		 part[NCLS];
 	int64_t		 idle[NCAUSE];
+	/* The idle gaps by length (verdict.c's) and cause: their time and
+	   number, and the longest, where it starts. */
+	int64_t		 gap_ns[NGAPLEN][NCAUSE];
+	int64_t		 gap_count[NGAPLEN][NCAUSE];
+	int64_t		 longest_gap, longest_gap_at;
 	int64_t		 comm_union;	/* time any communication ran */
 	int64_t		 busy_start;	/* the kernel busy interval open */
 	int64_t		 busy_end;
@@ -416,6 +423,25 @@ busy_add(struct timeline *t, int64_t start, int64_t end)
 }
 
 /*
+ * An idle gap of len ns of cause why, starting at the cursor: the whole
+ * gap, as advance() finds none but between two operations.
+ */
+static void
+gap_add(struct timeline *t, int64_t len, enum cause why)
+{
+	enum gaplen g = len < VERDICT_SHORT_GAP_NS ? GAP_SHORT :
+	    len < VERDICT_LONG_GAP_NS ? GAP_MEDIUM : GAP_LONG;
+
+	t->idle[why] += len;
+	t->gap_ns[g][why] += len;
+	t->gap_count[g][why]++;
+	if (len > t->longest_gap) {
+		t->longest_gap = len;
+		t->longest_gap_at = t->cursor;
+	}
+}
+
+/*
  * Give the time from the cursor to `to' to the classes that run then,
  * the first in precedence taking each ns; what none runs in is idle of
  * the cause given.
@@ -437,7 +463,7 @@ advance(struct timeline *t, int64_t to, enum cause why)
 					next = t->front[k];
 			}
 		if (top == -1) {
-			t->idle[why] += to - t->cursor;
+			gap_add(t, to - t->cursor, why);
 			t->cursor = to;
 			return;
 		}
@@ -1175,14 +1201,48 @@ put_verdict(void)
 		.idle_queued_ns = t->idle[I_QUEUED],
 		.idle_unknown_ns = t->idle[I_UNKNOWN],
 		.short_kernels = shortcalls,
+		.kernels = kernels,
+		.kernel_ns = kernel_ns,
+		.call_p50_ns = hist_pct(&calldur, 50),
+		.longest_gap_ns = t->longest_gap,
+		.longest_gap_at_ns = t->longest_gap_at - t->first,
 	};
-	int c;
+	int c, g;
 
 	for (c = C_HTOD; c <= C_MEMSET; c++)
 		v.copies_ns += t->part[c];
+	for (g = 0; g < NGAPLEN; g++)
+		for (c = 0; c < NCAUSE; c++) {
+			v.gap_ns[g][c] = t->gap_ns[g][c];
+			v.gap_count[g][c] = t->gap_count[g][c];
+		}
 	printf("%sverdict\t", prefix);
 	verdict_write(stdout, &v);
 	printf("\n%sverdict_rule\t%s\n", prefix, verdict_rule);
+}
+
+/*
+ * The idle gaps of the run by length and cause, as the verdict reads
+ * them, and the longest, where it starts from the span's start.
+ */
+static void
+put_gaps(void)
+{
+	int g, c;
+
+	for (g = 0; g < NGAPLEN; g++)
+		for (c = 0; c < NCAUSE; c++) {
+			put_factf(prefix, run.gap_count[g][c],
+			    "gaps.%s.%s.count", gaplen_name[g],
+			    gapcause_name[c]);
+			put_factf(prefix, run.gap_ns[g][c], "gaps.%s.%s.ns",
+			    gaplen_name[g], gapcause_name[c]);
+		}
+	put("gaps.longest.ns", run.longest_gap);
+	put("gaps.longest.start_ns", run.longest_gap ?
+	    run.longest_gap_at - run.first : 0);
+	put("threshold.short_gap_ns", VERDICT_SHORT_GAP_NS);
+	put("threshold.long_gap_ns", VERDICT_LONG_GAP_NS);
 }
 
 static void
@@ -1448,6 +1508,7 @@ main(int argc, char *argv[])
 	free(pre);
 	free(tl);
 	put_stats();
+	put_gaps();
 	put_verdict();
 	put_unions();
 	if (devfp != NULL)

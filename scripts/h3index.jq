@@ -78,18 +78,26 @@ page_head("h3prof: sweep"),
     (if $verdicts then "<td class=\"v\">" + (.verdict // "" |
 	tostring | @html) + "</td>" else "" end) + "</tr>"),
  "</table></div>",
- ([$groups[] | select((.why | type) == "array" and (.why | length) > 0)] |
+ ([$groups[] | select([.why, .why_parts] | any(type == "array" and length > 0))] |
   if length > 0 then
 	"<h2>What explains the differences</h2>",
-	"<p>For each configuration, the categories of kernel time that differ most from the fastest, largest first.</p>",
+	"<p>For each configuration, the categories of kernel time that differ most from the fastest, largest first; then the parts of the time account that grew most, with their share of the difference.</p>",
 	"<table>",
 	"<tr><th>configuration</th><th>against the fastest</th></tr>",
 	(.[] | "<tr><td>" + (.label | @html) + "</td><td>" +
-	    ([.why[] | (.category | tostring | @html) + ": " +
+	    ([([.why // [] | .[] | (.category | tostring | @html) + ": " +
 		(.delta_ms | signed(3)) + " ms" +
 		(if .delta_percent != null then
 		    " (" + (.delta_percent | signed(1)) + "%)" else "" end)] |
-		join(", ")) + "</td></tr>"),
+		join(", ")),
+	      ([.why_parts // [] | .[] | (.part | tostring | @html) + ": " +
+		(.change / 1e6 | signed(3)) + " ms" +
+		(if .share_percent != null then
+		    " (" + (.share_percent | fixed(0)) + "% of the difference)"
+		 else "" end)] | join(", ") |
+		if . == "" then . else "the time account: " + . end)] |
+		map(select(. != "")) | join("; ")) +
+	    "</td></tr>"),
 	"</table>"
   else empty end),
  (if (.failed | length) > 0 then

@@ -194,9 +194,24 @@ double	 welch_test(double mean1, double var1, double n1, double mean2,
  * verdict.c: the verdict of a time account, one line by the rule
  * verdict_rule states, as account(1) gives a run's and sweepsum(1) a
  * configuration's, from the means of its runs' figures: the same rule,
- * the same words.  The figures are ns but for short_kernels, a count;
- * a run's are integers, which print as they are.
+ * the same words.  The figures are ns but for the counts; a run's are
+ * integers, which print as they are.  The class is the line's words
+ * before its first colon.
+ *
+ * Idle gaps are told apart by length, by the thresholds below, and by
+ * their cause, as account(1) tells it: gap_ns[length][cause] is the idle
+ * time in gaps of that length and cause, gap_count[length][cause] their
+ * number.
  */
+enum gaplen { GAP_SHORT, GAP_MEDIUM, GAP_LONG, NGAPLEN };
+enum gapcause { GAP_HOST, GAP_LAUNCH, GAP_QUEUED, GAP_UNKNOWN, NGAPCAUSE };
+/* Gaps under this are back to back: the per-kernel cost of the GPU. */
+#define VERDICT_SHORT_GAP_NS	10000
+/* Gaps of this or more are long: no launch overhead is that long. */
+#define VERDICT_LONG_GAP_NS	1000000
+extern const char *const gaplen_name[NGAPLEN];
+extern const char *const gapcause_name[NGAPCAUSE];
+
 struct verdict_figures {
 	double	 span_ns;		/* the GPU span */
 	double	 comm_exposed_ns;	/* communication not under compute */
@@ -209,6 +224,13 @@ struct verdict_figures {
 	double	 idle_queued_ns;	/* an event, a stream, a sync */
 	double	 idle_unknown_ns;
 	double	 short_kernels;		/* shorter than their launch call */
+	double	 kernels, kernel_ns;	/* count and time of the kernels */
+	double	 call_p50_ns;		/* the median launch call */
+	double	 gap_ns[NGAPLEN][NGAPCAUSE];
+	double	 gap_count[NGAPLEN][NGAPCAUSE];
+	double	 longest_gap_ns;	/* the longest idle gap */
+	double	 longest_gap_at_ns;	/* its start, from the span's */
+	int	 means;			/* of runs: counts are per run */
 };
 
 extern const char verdict_rule[];

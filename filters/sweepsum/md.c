@@ -253,6 +253,31 @@ putdelta(FILE *fp, double ms)
 	fputs(fabs(ms) >= 1 ? " ms " : " µs ", fp);
 }
 
+static int	anyverdict(void);
+
+/* The parts of the time account that grew most, with their share of
+   the span's difference, as make compare names them. */
+static void
+grewparts(FILE *fp, const struct conf *g)
+{
+	const struct group *k;
+	size_t j;
+
+	for (j = 0; j < g->ngrew; j++) {
+		fputs(j == 0 ? "; the time account: " : ", ", fp);
+		putdelta(fp, g->grew[j].change / 1e6);
+		k = groups_nth(&figs, g->grew[j].fig);
+		mdtext(fp, k->key + sizeof(PARTS) - 1,
+		    k->keylen - sizeof(PARTS) + 1, MD_CELL);
+		if (!isnan(g->grew[j].share)) {
+			fputs(" (", fp);
+			fixed(fp, g->grew[j].share,
+			    fabs(g->grew[j].share) >= 10 ? 0 : 1);
+			fputs("% of the difference)", fp);
+		}
+	}
+}
+
 /* What differs from the fastest: each group's test and categories. */
 static void
 differences(FILE *fp)
@@ -267,8 +292,12 @@ differences(FILE *fp)
 	fputs(": each configuration's GPU span (Welch's t-test of its runs' "
 	    "spans against the fastest's, within noise where p ≥ 0.05), "
 	    "then the categories whose time per run differs most, largest "
-	    "first; all of them are in summary.json (groups[].why).\n\n",
-	    fp);
+	    "first; all of them are in summary.json (groups[].why)", fp);
+	if (anyverdict())
+		fputs("; then the parts of the time account that grew most, "
+		    "with their share of the difference, as make compare "
+		    "explains a regression (groups[].why_parts)", fp);
+	fputs(".\n\n", fp);
 	for (i = 1; i < ntimed; i++) {
 		g = bytime[i];
 		fputs("- ", fp);
@@ -297,6 +326,7 @@ differences(FILE *fp)
 				fputs("%)", fp);
 			}
 		}
+		grewparts(fp, g);
 		fputs("\n", fp);
 	}
 	putc('\n', fp);
