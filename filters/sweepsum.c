@@ -89,26 +89,23 @@ create(const char *path)
 }
 
 /*
- * Hold dir/.summary.lock alone till the exit: h3compare(1) reads a
- * summary under a shared lock of it, so that no compare reads a summary
- * while it is replaced, and none writes its compare.json after ours has
- * removed the compares of the summary we replace.  The lock goes with
- * the process, however it ends.
+ * Hold a lock of the directory dir alone till the exit: h3compare(1)
+ * reads a summary under a shared lock of it, so that no compare reads a
+ * summary while it is replaced, and none writes its compare.json after
+ * ours has removed the compares of the summary we replace.  The
+ * directory itself is locked, so that no lock file is left in it; the
+ * lock goes with the process, however it ends.
  */
 static void
 locksummary(void)
 {
-	char *path;
 	int fd;
 
-	if (asprintf(&path, "%s/.summary.lock", dir) == -1)
-		err(1, NULL);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) == -1)
-		err(1, "%s", path);
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		err(1, "%s", dir);
 	while (flock(fd, LOCK_EX) == -1)
 		if (errno != EINTR)
-			err(1, "%s", path);
-	free(path);
+			err(1, "%s: lock", dir);
 }
 
 /*
@@ -255,8 +252,8 @@ main(int argc, char *argv[])
 	signal(SIGHUP, onsignal);
 	signal(SIGINT, onsignal);
 	signal(SIGTERM, onsignal);
-	locksummary();
 	openoutputs();
+	locksummary();
 	if ((tmpdir = getenv("TMPDIR")) == NULL || *tmpdir == '\0')
 		tmpdir = "/tmp";
 	if (asprintf(&scratchpath, "%s/sweepsum.XXXXXX", tmpdir) == -1)

@@ -123,7 +123,7 @@ def settings($tolfile; $tolpath):
 	    | ($text | capture("^(?<glob>[^ \t]+)[ \t]+(?<rest>.*)$")) as $m
 	    | {setting: $m.glob, value: ($m.rest | gsub("[ \t]+"; " ")),
 	       origin: "tolerance file \($tolpath), line \(.key + 1)",
-	       text: $text}];
+	       text: "\($m.glob) \($m.rest | gsub("[ \t]+"; " "))"}];
 
 # figdiff's lines, and the configurations of both sides -> compare.json.
 def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
