@@ -98,25 +98,30 @@ def figures($file; $known; $same; $tabled):
 		| "\($k)\t\($f).total_ns\t\(.total_ns)",
 		  "\($k)\t\($f).launches\t\(.launches)" end);
 
-# A sweep -> {key, figure, run} of each figure of $known that a run of
-# it does not have at all (null is a value): how a figure that gates in
-# base and is missing in new is told, naming the runs.
-def absent($known; $same):
+# A sweep -> {key, figure, run} of each figure of $figures that a run
+# of it does not have at all (null is a value): how a figure that gates
+# in base and is missing in new is told, naming the runs.
+def absent($figures; $same):
 	(.runs | map({(.run.name): .}) | add // {}) as $reports
 	| .groups[] | ($same // groupkey) as $k
 	| .runs[] | . as $name | $reports[$name] as $r
-	| $known[] | . as $f | ($f | split(".")) as $p
+	| $figures[] | . as $f | ($f | split(".")) as $p
 	| select([$r | reduce $p[:-1][] as $part (.;
 		if type == "object" then .[$part] else null end)
 	    | type == "object" and has($p[-1])] != [true])
 	| {key: $k, figure: $f, run: $name};
 
-# The settings that are not the default, as h3compare gathers them
-# ({setting, value, origin} each), and the lines of the tolerance file
-# $tolfile (its text) at $tolpath: each line that gates is a setting
-# too, from the file.
-def settings($tolfile; $tolpath):
-	. + [$tolfile | split("\n") | to_entries[]
+# The settings that are not the default, $given, as h3compare gathers
+# them (lines of setting, value and origin, tab-separated), and the lines
+# of the tolerance file $tolfile (its text) at $tolpath: each line that
+# gates is a setting too, from the file.  -> {setting, value, origin,
+# text} each, text as a user writes it.
+def settings($given; $tolfile; $tolpath):
+	[$given | split("\n")[] | select(. != "") | split("\t")
+	    | {setting: .[0], value: .[1], origin: .[2],
+	       text: (if .[0] | startswith("-") then "\(.[0]) \(.[1])"
+		   | rtrimstr(" ") else "\(.[0])=\(.[1])" end)}]
+	+ [$tolfile | split("\n") | to_entries[]
 	    | (.value | sub("#.*"; "") | gsub("^[ \t\r]+|[ \t\r]+$"; ""))
 		as $text
 	    | select($text != "")
