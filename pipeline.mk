@@ -288,8 +288,8 @@ h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
 # RANGES=): make says so, with the nearest setting, and does nothing.
 # (The environment is no command line: its variables are not looked at.)
 h3_settings := TRACES TRACES_FROM OUT REPORTS REPEAT_KEYS NSYS RANGE SKIP \
-    WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING SCOPES H3PROF_BIN \
-    H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
+    WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING SCOPES \
+    H3PROF_BIN H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
     NSYS_FLAGS RUN CMD CONFIG SWEEP SWEEPDIR GPUS HOSTS HALT SWEEP_ENV \
     KEEP_TRACES SRUN SRUN_REDUCE
 h3_makes := MAKEFLAGS GNUMAKEFLAGS MAKEFILES MAKEOVERRIDES MAKESHELL SHELL \
@@ -1082,13 +1082,13 @@ include $(H3PROF_DIR)sweep.mk
 # NEW is listed.  So do a figure that gates in BASE and is missing in
 # NEW's runs, no configuration compared, and BASE and NEW of two scopes
 # (RANGE, SKIP, WINDOW), unless SCOPES=differ.  Each setting given is
-# passed with its $(origin), which compare.md names.  Runs are grouped in configurations as REPEAT_KEYS says
-# in run directories; a reports directory keeps the groups of its
-# summary.  h3compare exits 1 for a failed gate and 2 for bad usage or an
-# unreadable input; make, as for any failed recipe, exits 2 for both and
-# names h3compare's status in its message (Error 1, Error 2).  It builds
-# figdiff first in a checkout (its Makefile has the rule; installed, the
-# filter is there).
+# passed with its $(origin), which compare.md names.  Runs are grouped
+# in configurations as REPEAT_KEYS says in run directories; a reports
+# directory keeps the groups of its summary.  h3compare exits 1 for a
+# failed gate and 2 for bad usage or an unreadable input; make, as for
+# any failed recipe, exits 2 for both and names h3compare's status in
+# its message (Error 1, Error 2).  It builds figdiff first in a checkout
+# (its Makefile has the rule; installed, the filter is there).
 
 h3_compare := $(H3PROF_SCRIPTS)/h3compare
 MISSING ?=
