@@ -289,8 +289,8 @@ h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
 # RANGES=): make says so, with the nearest setting, and does nothing.
 # (The environment is no command line: its variables are not looked at.)
 h3_settings := TRACES TRACES_FROM OUT REPORTS REPEAT_KEYS NSYS RANGE SKIP \
-    WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING H3PROF_BIN \
-    H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
+    WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING SCOPES \
+    H3PROF_BIN H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
     NSYS_FLAGS RUN CMD CONFIG SWEEP SWEEPDIR GPUS HOSTS HALT SWEEP_ENV \
     KEEP_TRACES SRUN SRUN_REDUCE
 h3_makes := MAKEFLAGS GNUMAKEFLAGS MAKEFILES MAKEOVERRIDES MAKESHELL SHELL \
@@ -1080,6 +1080,7 @@ include $(H3PROF_DIR)sweep.mk
 # --- make compare ----------------------------------------------------------------
 #
 #	make compare BASE=dir NEW=dir [TOLERANCE=file] [ALPHA=p] [MISSING=ok]
+#		[SCOPES=differ]
 #
 # compares two reports directories of make reports (or two run
 # directories, each holding a report.json and kernels.tsv) configuration
@@ -1090,16 +1091,20 @@ include $(H3PROF_DIR)sweep.mk
 # is a file of per-figure tolerances and ALPHA the significance level
 # (default 0.05); see h3compare(1) and figdiff(1).  A configuration of
 # BASE missing in NEW fails the gate too, unless MISSING=ok; one only in
-# NEW is listed.  Runs are grouped in configurations as REPEAT_KEYS says
-# in run directories; a reports directory keeps the groups of its
-# summary.  h3compare exits 1 for a failed gate and 2 for bad usage or an
-# unreadable input; make, as for any failed recipe, exits 2 for both and
-# names h3compare's status in its message (Error 1, Error 2).  It builds
-# figdiff first in a checkout (its Makefile has the rule; installed, the
-# filter is there).
+# NEW is listed.  So do a figure that gates in BASE and is missing in
+# NEW's runs, no configuration compared, and BASE and NEW of two scopes
+# (RANGE, SKIP, WINDOW), unless SCOPES=differ.  Each setting given is
+# passed with its $(origin), which compare.md names.  Runs are grouped
+# in configurations as REPEAT_KEYS says in run directories; a reports
+# directory keeps the groups of its summary.  h3compare exits 1 for a
+# failed gate and 2 for bad usage or an unreadable input; make, as for
+# any failed recipe, exits 2 for both and names h3compare's status in
+# its message (Error 1, Error 2).  It builds figdiff first in a checkout
+# (its Makefile has the rule; installed, the filter is there).
 
 h3_compare := $(H3PROF_SCRIPTS)/h3compare
 MISSING ?=
+SCOPES ?=
 
 compare: $(H3PROF_BIN)/figdiff
 	$(if $(and $(BASE),$(NEW)),,@echo 'pipeline.mk: make compare needs \
@@ -1112,9 +1117,14 @@ compare: $(H3PROF_BIN)/figdiff
 	$(if $(filter-out ok,$(MISSING)),$(error MISSING="$(MISSING)": \
 	    MISSING=ok lets configurations of BASE be missing in NEW; \
 	    without it they fail the gate))
+	$(if $(filter-out differ,$(SCOPES)),$(error SCOPES="$(SCOPES)": \
+	    SCOPES=differ lets BASE and NEW be of different scopes; without \
+	    it they fail the gate))
 	@$(call h3_echo,compare)H3PROF_BIN='$(H3PROF_BIN)' '$(h3_compare)' -r '$(REPEAT_KEYS)' \
 	    $(if $(TOLERANCE),-t '$(TOLERANCE)') $(if $(ALPHA),-a '$(ALPHA)') \
-	    $(if $(MISSING),-m) -- '$(BASE)' '$(NEW)'
+	    $(if $(MISSING),-m) $(if $(SCOPES),-d) $(foreach v,TOLERANCE ALPHA \
+	    MISSING SCOPES REPEAT_KEYS,$(if $($v),-o '$v=$(origin $v)')) \
+	    -- '$(BASE)' '$(NEW)'
 
 h3_quiet_compare = '  COMPARE %s against %s\n' '$(NEW)' '$(BASE)'
 

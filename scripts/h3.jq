@@ -153,3 +153,24 @@ ul.legend li { display: inline-block; margin-right: 1.2em; }
 </style>
 </head>
 <body>" | page_line;
+
+# A scope in words, as a report's scope or a summary's records it (its
+# setting: range and skip, or window), from "Scoped by": null where
+# there is none; of a summary whose reports differ, each of them.
+def scope_words:
+	def bound: if endswith("%") then "\(.) of the span"
+		else "\(.) ns from the first GPU operation" end;
+	def plural($n; $w): "\($n) \($w)\(if $n == 1 then "" else "s" end)";
+	if . == null then null
+	elif type == "array" then "Of different scopes: "
+		+ (map(scope_words // "unscoped") | join("; "))
+	elif has("range") then "Scoped by RANGE=\(.range)"
+		+ (if (.skip // 0) > 0 then " SKIP=\(.skip)" else "" end)
+		+ ": the GPU work launched in the NVTX ranges so named"
+		+ (if (.skip // 0) > 0 then
+		    ", the first \(plural(.skip; "instance")) skipped"
+		   else "" end)
+	elif has("window") then (.window | split(":")) as $b
+		| "Scoped by WINDOW=\(.window): the GPU work that starts "
+		+ "between \($b[0] | bound) and \($b[1] // "" | bound)"
+	else "Scoped: \(tojson)" end;

@@ -50,6 +50,7 @@ page_head("h3prof: sweep"),
  (if .headline then "<p><strong>" + (.headline | @html) + "</strong></p>"
   else empty end),
  "<p>\(.runs | length | count("run"; "runs")) reduced, \(.failed | length) failed, \($ng | count("configuration"; "configurations")).</p>",
+ (.scope | scope_words // empty | "<p>\(@html).</p>"),
  "<h2>Configurations</h2>",
  "<p>Fastest first: means over the runs of a configuration, ± the sample standard deviation; each configuration's runs link to their pages.</p>",
  "<div class=\"wide\"><table class=\"configs\">",

@@ -4,6 +4,7 @@
  * the fastest, their kernels in other, warnings and failed runs.
  */
 #include <err.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -508,6 +509,62 @@ configurations(FILE *fp, const size_t *cats, size_t ncats)
 	free(cols);
 }
 
+/* A bound of a window, START or END of WINDOW, in words. */
+static void
+windowbound(FILE *fp, const char *s, size_t len)
+{
+	if (len > 0 && s[len - 1] == '%')
+		fprintf(fp, "%.*s of its span", (int)len, s);
+	else
+		fprintf(fp, "%.*s ns from its first GPU operation", (int)len, s);
+}
+
+/*
+ * The sweep's scope in words, a sentence that starts with a space:
+ * nothing where no report is scoped.  The setting is in a code span, as
+ * a user writes it (two backticks around one that holds a backtick).
+ */
+static void
+putscopewords(FILE *fp)
+{
+	const char *tick, *colon;
+
+	if (scopesdiffer) {
+		fputs(" The reports are of different scopes (summary.json's "
+		    "scope lists them): their figures are not of one kind.",
+		    fp);
+		return;
+	}
+	if (scope.kind == 0)
+		return;
+	tick = memchr(scope.text, '`', scope.textlen) != NULL ? "``" : "`";
+	fprintf(fp, " Scoped by %s%s=", tick, scope.kind == 'r' ? "RANGE" :
+	    "WINDOW");
+	mdtext(fp, scope.text, scope.textlen, MD_CODE | MD_NEWLINE);
+	if (scope.kind == 'r') {
+		if (scope.skip > 0)
+			fprintf(fp, " SKIP=%" PRId64, scope.skip);
+		fprintf(fp, "%s: the GPU work launched in the NVTX ranges so "
+		    "named", tick);
+		if (scope.skip > 0)
+			fprintf(fp, ", the first %" PRId64 " instance%s in each "
+			    "run skipped", scope.skip, scope.skip == 1 ? "" :
+			    "s");
+		fputs(".", fp);
+		return;
+	}
+	fprintf(fp, "%s: the GPU work of each run that starts between ", tick);
+	colon = memchr(scope.text, ':', scope.textlen);
+	if (colon == NULL) {		/* reportjson writes none such */
+		fputs("its bounds.", fp);
+		return;
+	}
+	windowbound(fp, scope.text, colon - scope.text);
+	fputs(" and ", fp);
+	windowbound(fp, colon + 1, scope.text + scope.textlen - colon - 1);
+	fputs(".", fp);
+}
+
 void
 putsummarymd(FILE *fp)
 {
@@ -526,7 +583,9 @@ putsummarymd(FILE *fp)
 		fputs(single ? ", of a single run" : "", fp);
 	else if (confs.n > 1)
 		fprintf(fp, ", %zu of them of a single run", single);
-	fputs(".\n\n", fp);
+	fputc('.', fp);
+	putscopewords(fp);
+	fputs("\n\n", fp);
 	headline(fp, 1);
 	fputs("\n\n", fp);
 	repeathint(fp);
