@@ -174,7 +174,8 @@
 # the index, is the first clause of summary.md's verdict, the fastest
 # configuration, and where summary.md and the index are (no index with
 # HTML=0).  V=1 prints the recipes instead, and make -s nothing but
-# errors.
+# errors.  HTML takes 1 or 0 and V 1 or 0 alone: another value is an
+# error that names it.
 #
 # A signal to make or to its process group (Ctrl-C's SIGINT, SIGTERM,
 # SIGHUP) ends every step under way at once and keeps nothing of it (a
@@ -348,6 +349,13 @@ $(foreach v,$(h3_slips),$(call h3_err,$v=$($v): no such setting$(if $(filter \
     $(MAKECMDGOALS),$(h3_goal)))) takes those pipeline.mk and sweep.mk \
     name (name your own makefile's in H3PROF_KNOWN))))
 endif
+# The switches take the values their manual gives them, no other (HTML=no
+# would draw the pages): HTML 1 or 0, V 1 or 0 (or empty).
+$(if $(filter-out x0 x1,x$(if $(filter undefined,$(origin HTML)),1,$(HTML))),$(call \
+    h3_err,HTML=$(HTML): no such value; give HTML=1 (the pages$(,) the \
+    default) or HTML=0 (none)))
+$(if $(filter-out x x0 x1,x$(V)),$(call h3_err,V=$(V): no such value; give \
+    V=1 (the recipes) or V=0 (a line a step$(,) the default)))
 h3_slipids := $(h3_errs)
 # The scope, checked before any run is reduced, and its directory's
 # name, h3_scopetag (see scope.mk); as report.inputs says it.
@@ -506,9 +514,13 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
     ($(notdir $(h3_pairs))); a run directory holds one: put each run in \
     its own)
 endef
+# An export beside the pair, of the same run (make profile leaves both),
+# is what reduce.mk reads: its calls of copies tell the account more.
 define h3_run_pair
-h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
-h3_chainargs := 'TRACEDIR=$(h3_tracedir)' $(if $(filter \
+h3_xport := $(if $(word 2,$(h3_sqls)),,$(h3_sqls))
+h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs)) $(h3_xport)
+h3_chainargs := 'TRACEDIR=$(h3_tracedir)'$(if $(h3_xport), 'SQLITE_NAME=$(notdir \
+    $(h3_xport))') $(if $(filter \
     %cuda_gpu_trace.csv,$(h3_pairs)),'CSV_PREFIX=$(patsubst \
     $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))','GPU_CSV=$(notdir \
     $(h3_pairs))' 'KERNEL_CSV=$(notdir $(call h3_kmate,$(h3_pairs)))' \

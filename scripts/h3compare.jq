@@ -124,7 +124,9 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 		      else 1 end) end;
 	# The parts of the time account that grew most in a regression of the
 	# span (any part) or of idle time (the idle parts): why the GPU took
-	# longer, where kernels say only which ran longer.
+	# longer, where kernels say only which ran longer.  sweepsum's
+	# why_parts is the span's, against the fastest (judge.c, grownparts);
+	# tests/summarywhy.test holds the two equal.
 	def explain_parts($cmps):
 		. as $r
 		| (if $r.figure == "gpu_span_ns" then "time_account.parts."

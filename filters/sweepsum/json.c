@@ -118,6 +118,19 @@ putsummaryjson(FILE *fp)
 			jw_close(&jw, '}');
 		}
 		jw_close(&jw, ']');
+		jw_open(&jw, "why_parts", '[');
+		for (j = 0; j < g->ngrew; j++) {
+			k = groups_nth(&figs, g->grew[j].fig);
+			jw_open(&jw, NULL, '{');
+			jw_string(&jw, "part", k->key + sizeof(PARTS) - 1,
+			    k->keylen - sizeof(PARTS) + 1);
+			jw_float(&jw, "base", g->grew[j].base);
+			jw_float(&jw, "new", g->grew[j].new);
+			jw_float(&jw, "change", g->grew[j].change);
+			jw_float(&jw, "share_percent", g->grew[j].share);
+			jw_close(&jw, '}');
+		}
+		jw_close(&jw, ']');
 		if (g->verdict != NULL)
 			jw_string(&jw, "verdict", g->verdict, g->verdictlen);
 		else

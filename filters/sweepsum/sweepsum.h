@@ -100,6 +100,8 @@ struct conf {
 					   fastest's; NAN: untested */
 	struct delta	*why;		/* against the fastest, largest first */
 	size_t		 nwhy;
+	struct grown	*grew;		/* the account's parts that grew */
+	size_t		 ngrew;
 	int		 unconfigured;	/* a run without configuration */
 	char		*label;
 	size_t		 labellen;
@@ -135,6 +137,22 @@ struct delta {
 	double		 ms;		/* mean less the fastest's */
 	double		 pct;		/* of the fastest's; NAN: it had 0 */
 	size_t		 order;		/* of the category, for ties */
+};
+
+/*
+ * A part of the time account that grew against the fastest, as make
+ * compare explains a regression of the span (h3compare.jq's
+ * explain_parts): the MAXGROWN that grew most, most first.
+ */
+#define MAXGROWN	3
+#define PARTS		"time_account.parts."
+struct grown {
+	size_t		 fig;		/* time_account.parts.NAME */
+	double		 base, new;	/* means, ns: the fastest's, its */
+	double		 change;	/* new less base, above 0 */
+	double		 share;		/* percent of the span's change;
+					   NAN where that is 0 */
+	size_t		 order;		/* of the figure, for ties */
 };
 
 extern struct run *runs;		/* every run, reports first once
