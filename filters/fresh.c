@@ -25,6 +25,20 @@ static int64_t	 reference = -1;
 static char	**products;
 static size_t	 nproducts, productscap;
 
+/*
+ * -s: the files of the record checked last, by line, and their identity
+ * (NULL where stat failed).  The records of a sweep name the same filters
+ * and make files on the same lines: each is looked at once, not once a
+ * run.
+ */
+struct seen {
+	char		*path;
+	int		 known;		/* stat did not fail */
+	char		 id[IDENTITY_MAX];
+};
+static struct seen	*seen;
+static size_t		 nseen, seencap;
+
 static _Noreturn void usage(int);
 
 static int64_t
@@ -41,20 +55,25 @@ ns(struct timespec t)
  * another error, errno set.  With fresh set, a file changed since the
  * reference (written while the product was made from it) is "changed",
  * which matches no identity: the next check finds its record stale.
+ * Written in buf, which is returned.
  */
 static const char *
 identity(const char *path, int fresh, char buf[IDENTITY_MAX])
 {
 	struct stat st;
 
-	if (stat(path, &st) == -1)
-		return errno == ENOENT || errno == ENOTDIR ? "missing" : NULL;
-	if (fresh && reference != -1 && (ns(st.st_mtim) > reference ||
+	if (stat(path, &st) == -1) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			return NULL;
+		strcpy(buf, "missing");
+	} else if (fresh && reference != -1 && (ns(st.st_mtim) > reference ||
 	    ns(st.st_ctim) > reference))
-		return "changed";
-	snprintf(buf, IDENTITY_MAX, "%ju\t%ju\t%jd\t%jd\t%jd",
-	    (uintmax_t)st.st_dev, (uintmax_t)st.st_ino, (intmax_t)st.st_size,
-	    (intmax_t)ns(st.st_mtim), (intmax_t)ns(st.st_ctim));
+		strcpy(buf, "changed");
+	else
+		snprintf(buf, IDENTITY_MAX, "%ju\t%ju\t%jd\t%jd\t%jd",
+		    (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+		    (intmax_t)st.st_size, (intmax_t)ns(st.st_mtim),
+		    (intmax_t)ns(st.st_ctim));
 	return buf;
 }
 
@@ -72,6 +91,27 @@ put_file(FILE *fp, const char *kind, const char *path, int fresh)
 	fprintf(fp, "%s\t%s\t%s\n", kind, id, path);
 }
 
+/* The identity of file, on line n of a record, as identity() gives it. */
+static const char *
+identity_at(size_t n, const char *file)
+{
+	struct seen *s;
+
+	if (n >= nseen) {
+		seen = grow(seen, &seencap, n, sizeof(*seen));
+		memset(seen + nseen, 0, (n + 1 - nseen) * sizeof(*seen));
+		nseen = n + 1;
+	}
+	s = &seen[n];
+	if (s->path == NULL || strcmp(s->path, file) != 0) {
+		free(s->path);
+		if ((s->path = strdup(file)) == NULL)
+			err(1, NULL);
+		s->known = identity(file, 0, s->id) != NULL;
+	}
+	return s->known ? s->id : NULL;
+}
+
 /*
  * Whether the record at path no longer holds: it is missing or cannot be
  * read, its key is not key, or a file it names is no more the same.
@@ -80,9 +120,9 @@ put_file(FILE *fp, const char *kind, const char *path, int fresh)
 static int
 stale(const char *path, const char *key, char **text, size_t *cap)
 {
-	char buf[IDENTITY_MAX], *line, *next, *file, *tab;
+	char *line, *next, *file, *tab;
 	const char *id;
-	size_t len = 0;
+	size_t len = 0, lineno;
 	ssize_t n;
 	FILE *fp;
 
@@ -102,14 +142,14 @@ stale(const char *path, const char *key, char **text, size_t *cap)
 	*next = '\0';
 	if (strncmp(line, "key\t", 4) != 0 || strcmp(line + 4, key) != 0)
 		return 1;
-	for (line = next + 1; *line != '\0'; line = next + 1) {
+	for (lineno = 0, line = next + 1; *line != '\0'; lineno++, line = next + 1) {
 		next = strchr(line, '\n');
 		*next = '\0';
 		if ((file = strrchr(line, '\t')) == NULL ||
 		    (tab = strchr(line, '\t')) == file)
 			return 1;
 		*file++ = '\0';
-		if ((id = identity(file, 0, buf)) == NULL ||
+		if ((id = identity_at(lineno, file)) == NULL ||
 		    strcmp(tab + 1, id) != 0)
 			return 1;
 	}
