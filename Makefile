@@ -5,6 +5,18 @@ SHELL := bash
 .DELETE_ON_ERROR:
 .SUFFIXES:
 
+# The paths below are relative to the checkout, this file's directory.
+# Run from another directory (make -f CHECKOUT/Makefile reports), make
+# takes the sweep's goals from pipeline.mk, which finds the checkout's
+# build itself, and runs the build's goals in the checkout.
+h3_checkout := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+ifneq ($(realpath $(h3_checkout)),$(realpath $(CURDIR)))
+all check bench install clean:
+	+$(MAKE) -C '$(h3_checkout)' $@
+H3PROF_KNOWN := PREFIX DESTDIR SAN BUILD BENCH_RUNS BENCH_BIG FUZZ_SECONDS \
+	FUZZ_BUILD FUZZ_CC
+include $(h3_checkout)/pipeline.mk
+else
 PREFIX ?= /usr/local
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -139,3 +151,4 @@ clean:
 	rm -rf build build-san build-fuzz
 
 .PHONY: all bench check clean install
+endif

@@ -106,10 +106,13 @@
 #			keeps its own, the unscoped report is never
 #			overwritten, and runs.list names the scope's.  With
 #			OUT, OUT/NAME/scope.TAG/.
-# RUN/report.inputs	what the report was made from besides the files'
-#			contents: the run's name and path, its trace and
+# RUN/report.inputs	what the report was made from (fresh(1), h3prof(5)):
+#			the run's name and path, its trace and
 #			configuration files, the rules, and the scope,
-#			RANGE and SKIP or WINDOW, where one is given.
+#			RANGE and SKIP or WINDOW, where one is given; then
+#			the identity (device, inode, size, modification
+#			and change times) of each of those files, of the
+#			filters and make files, and of the products.
 # REPORTS/summary.json	every run's report, the failed runs with their
 #			errors, and groups of runs of the same configuration
 #			with n, mean, standard deviation, min and max of every
@@ -135,9 +138,11 @@
 # trace files (the CSV pair, the SQLite export or the nsys report), its
 # configuration file, its name or path (a run renamed or copied), which
 # files it is read from, the scope, the rules (their path or their
-# content), a filter, a script or this file; and when it or its kernel
-# table changed since it was made (cut short, edited: newer than its
-# report.inputs) or the table is gone.  The summary is made again when a report,
+# content), a filter, a script or this file; and when one of its products
+# changed since it was made (deleted, cut short, edited).  A file that is
+# no more the one recorded is changed, whatever its time: one replaced by
+# cp -p, tar x, rsync -a or mv keeps its old modification time, but has a
+# new change time.  The summary is made again when a report,
 # the list of runs, REPEAT_KEYS or the rules changed.  make -j N reduces N
 # runs at once; the files are the same as with -j 1, and two make reports
 # of one sweep at once both succeed with the same files.  Without -k,
@@ -586,8 +591,8 @@ endef
 
 # h3_define: the rules of the report of run h3_d, read from h3_srcs.  It
 # is made again when what report.inputs says it was made from is no more
-# so.  (Make 4.3's $(file <) keeps the last newline of some files: what it
-# reads is compared stripped.)
+# so: h3_in, the key, names the run and its files, and fresh(1) records
+# and checks the files' identity (see h3_stale, below).
 define h3_define
 h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
@@ -597,10 +602,8 @@ h3_nvtx := $(filter $(patsubst %cuda_kern_exec_trace.csv,\
 h3_in := name=$(h3_n) dir=$(h3_d) config=$(h3_conf) \
     rules=$(H3PROF_RULES) traces=$(subst $() ,$(,),$(strip $(h3_srcs)))$(if \
     $(h3_nvtx), nvtx=$(h3_nvtx))$(h3_scopein)
-h3_was_in := $(strip $(file <$(h3_where)/report.inputs))
-h3_deps := $(h3_srcs) $(h3_nvtx) $(h3_conf) $(if $(subst $(h3_was_in),,$(h3_in))$(subst \
-    $(h3_in),,$(h3_was_in))$(if $(h3_tampered),$(filter \
-    $(h3_where),$(h3_tampered))),h3-force)
+h3_in_$(h3_i) := $(h3_in)
+h3_deps := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 $(h3_json_$(h3_i)): $(h3_deps)
 ifneq ($(h3_quiet),)
 # The report under its second name, for the count (see h3-plan): an
@@ -616,6 +619,7 @@ $(h3_json_$(h3_i)): private h3_args := $(h3_chainargs) 'RUN_NAME=$(h3_n)'$(if \
     $(h3_conf), 'RUN_CONFIG=$(h3_conf)')$(h3_scopeargs)
 $(h3_json_$(h3_i)): private h3_kexec := $(h3_kexecpath)
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
+$(h3_json_$(h3_i)): private h3_inputs := $(h3_deps)
 $(h3_json_$(h3_i)): private h3_page := $(h3_reports)/pages/$(h3_n).html
 h3_files_$(h3_i) := $(h3_srcs) $(h3_nvtx) $(h3_conf)
 endef
@@ -647,40 +651,6 @@ h3_oddnames := $(or $(filter-out $(words $(h3_dirs)),$(words \
 # only then.
 h3_oddfiles := $(call h3_anyunsafe,$(notdir $(filter $(h3_kinds),$(wildcard \
     $(addsuffix /*,$(h3_dirs))))))
-# A report or kernel table changed since its reduction (cut short by a
-# copy, edited) no longer matches what it was made from: it is made again.
-# Each is dated when its reading began, before report.inputs is written:
-# one newer than its report.inputs, or a table missing beside its report,
-# is found in one listing of the runs' directories.
-h3_scandirs := $(patsubst %/,%,$(sort $(if $(h3_out),$(h3_out),$(dir $(h3_dirs)))))
-# (Make's $(shell) runs its command as one line: each statement ends in ;.)
-define h3_tamperawk
-{
-	sub(/^\.\//, "", $$1);
-	t[$$1 " " $$2] = $$3;
-	dirs[$$1] = 1;
-}
-function newer(a, b,    x, y) {
-	split(a, x, "."); split(b, y, ".");
-	return x[1] + 0 > y[1] + 0 || x[1] == y[1] && x[2] > y[2];
-}
-END {
-	for (d in dirs) {
-		i = t[d " report.inputs"]; j = t[d " report.json"];
-		k = t[d " kernels.tsv"];
-		if (i != "" && j != "" && (newer(j, i) || k == "" || newer(k, i)))
-			printf "%s ", d;
-	}
-}
-endef
-# (500 directories a find: a shell takes 128 KiB of command.)
-h3_depth := $(if $(h3_scopetag),-mindepth 3 -maxdepth 3 -path \
-    '*/$(h3_scopetag)/*',-mindepth 2 -maxdepth 2)
-h3_scan = $(if $1,$(shell find $(wordlist 1,500,$1) $(h3_depth) \( -name \
-    report.inputs -o -name report.json -o -name kernels.tsv \) -printf \
-    '%h %f %T@\n' 2>/dev/null | awk '$(h3_tamperawk)') $(call \
-    h3_scan,$(wordlist 501,$(words $1),$1)))
-h3_tampered := $(strip $(call h3_scan,$(h3_scandirs)))
 h3_names :=
 $(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
     $(foreach h3_i,$(firstword $(subst |, ,$p)),$(foreach h3_d,$(patsubst \
@@ -711,12 +681,14 @@ endif
 h3_summary := $(H3PROF_SCRIPTS)/h3summary
 h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 	$(H3PROF_DIR)h3lib.sh))
-# What every report depends on besides its run's files.
-h3_tools := $(addprefix $(H3PROF_BIN)/,csv2intervals sqlite2intervals \
-	classify tally gapstat merge intersect topkernels runconfig \
-	reportjson nvtxranges inrange inwindow devstat exportinfo account) \
-	$(H3PROF_DIR)reduce.mk $(H3PROF_DIR)scope.mk $(H3PROF_RULES) \
-	$(H3PROF_MK)
+# What every report depends on besides its run's files: the filters that
+# reduce.mk's rules run, read from its text (each is written $(BIN)/NAME
+# there), so that this list cannot drift from those rules; fresh, which
+# records the reports' inputs; the make files and the rules.
+h3_reducemk := $(H3PROF_DIR)reduce.mk
+h3_tools := $(patsubst $$(BIN)/%,$(H3PROF_BIN)/%,$(sort $(filter \
+	$$(BIN)/%,$(file <$(h3_reducemk))))) $(H3PROF_BIN)/fresh \
+	$(h3_reducemk) $(H3PROF_DIR)scope.mk $(H3PROF_RULES) $(H3PROF_MK)
 
 # This make's process ID and start time (field 22 of /proc/PID/stat,
 # where there is one), in the names of its temporary files,
@@ -745,13 +717,21 @@ h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 # (and of an older h3prof, its scratch directories), those of dead makes.
 h3_deadhidden = $(call h3_deadby,h3_pidsecond,$1)
 h3_pidsecond = $(word 2,$(subst ., ,$1))
-# The messages of the runs that dead makes reduced, in TMPDIR.
+# Those that killed makes left in the sweep's runs, which a make that
+# reduces a run removes with the summary (looked for only then: the
+# no-op looks at no run's hidden files).
+h3_deadreductions = $(call h3_deadhidden,$(wildcard $(addsuffix \
+    .reduce.[0-9]*,$(h3_productdirs)) $(addsuffix ..reduce.[0-9]*,$(h3_productdirs))))
+# The messages of the runs that dead makes reduced, and their queries of
+# fresh (see h3_stale), in TMPDIR.
 h3_deaderrs := $(if $(call h3_unsafe,$(TMPDIR)),,$(call h3_dead,$(wildcard \
-	$(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]*)))
+	$(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]* \
+	$(or $(TMPDIR),/tmp)/h3prof.fresh.[0-9]*)))
 h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
 	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
-	$(h3_reports)/.interrupted.[0-9]* $(h3_reports)/.pages-*.[0-9]*) $(if \
+	$(h3_reports)/.interrupted.[0-9]* $(h3_reports)/.pages-*.[0-9]* \
+	$(h3_reports)/.fresh.[0-9]*) $(if \
 	$(call h3_unsafe,$(TMPDIR)),,$(wildcard \
 	$(or $(TMPDIR),/tmp)/h3prof.pages-*.[0-9]*))) $(h3_deaderrs))
 
@@ -771,11 +751,20 @@ $(h3_jsons): $(h3_tools)
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
 	    [ ! -L "$$p" ] || rm -f -- "$$p"; done && \
 	    $(h3_reducing) && \
-	    printf '%s\n' '$(h3_in)' >'$(@D)/report.inputs' && \
+	    $(h3_record_inputs) && \
 	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
 	    { rm -rf -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
 	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv' $(h3_hiddenfiles); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
+
+# The record of what the report was made from, RUN/report.inputs: the
+# key, h3_in, and the identity of each input (the run's files, the
+# filters, the make files and the rules) and of each product.  An input
+# changed since the reduction began, which report.json is dated from, is
+# recorded as changed (see fresh(1)).
+h3_record_inputs = '$(H3PROF_BIN)/fresh' -k '$(h3_in)' -r '$@' $(foreach \
+    f,report.json kernels.tsv strip.tsv gapbins.tsv,-p '$(@D)/$f') -o \
+    '$(@D)/report.inputs' -- $(foreach f,$(h3_inputs) $(h3_tools),'$f')
 
 # A run reduced by reduce.mk's chain (h3_args are its settings): one make
 # of its rules, which execs each filter itself and puts the products in
@@ -800,7 +789,6 @@ h3_rundir = $(if $(h3_scopetag),$(patsubst \
 h3_hidden = .reduce.$(h3_pid).
 # A run's files in between, and their filters' temporary files (.NAME.*).
 h3_hiddenfiles = '$(h3_dir)/$(h3_hidden)'* '$(h3_dir)/.$(h3_hidden)'*
-h3_reducemk := $(H3PROF_DIR)reduce.mk
 h3_makename := $(notdir $(MAKE))
 # The kernel-exec trace of a pair (h3_kexec, of the run's), whose size the
 # shell tells reduce.mk (SKIPPED: empty, a run without kernels), where
@@ -811,21 +799,38 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     else printf 'pipeline.mk: %s: no such directory\n' '$(@D)'; fi >&2; \
     false; }; } && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
     $(if $(h3_kexec),h3_skip= && { [ -s '$(h3_kexec)' ] || \
-    h3_skip='$(h3_rundir)'; } && )if $(call h3_bg,MAKEFLAGS= $(h3s_step) \
+    h3_skip='$(h3_rundir)'; } && )if $(h3_nolinks) && $(call \
+    h3_bg,MAKEFLAGS= $(h3s_step) \
     '$(MAKE)' -rB$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
     '$(h3_reducemk)' RUNS='$(h3_rundir)' HIDDEN_PREFIX=$(h3_hidden) \
     KEEP_OLD=yes H3PROF_BIN='$(H3PROF_BIN)' H3PROF_RULES='$(H3PROF_RULES)' \
     $(h3_args)$(if $(h3_kexec), SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ \
     ! -s "$$h3_e" ] || cat -- "$$h3_e" >&2; } && { [ ! -e \
     '$(@D)/report.err' ] || rm -f -- '$(@D)/report.err'; }; else h3_kept=; \
-    h3_errors() { while IFS= read -r h3_l; do case $$h3_l in \
+    h3_errors() { h3_wrote=yes; while IFS= read -r h3_l; do case $$h3_l in \
     '$(h3_makename)'*': *** ['*'] Error '*|'$(h3_makename)'*': *** \
-    Deleting file '*) ;; *) h3_kept=1; printf '%s\n' "$$h3_l";; esac; \
-    done <"$$h3_e"; [ -n "$$h3_kept" ] || echo 'pipeline.mk: $(@D): \
-    reduction failed (exit '"$$h3_rc"')'; }; h3_errors >&2; h3_errors \
-    >'$(h3_dir)/$(h3_hidden)report.err' && mv -f -- \
-    '$(h3_dir)/$(h3_hidden)report.err' '$(@D)/report.err'; rm -f -- \
-    "$$h3_e" '$@'; false; fi
+    Deleting file '*) ;; *) h3_kept=1; printf '%s\n' "$$h3_l" || \
+    h3_wrote=;; esac; done <"$$h3_e"; [ -n "$$h3_kept" ] || echo \
+    'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')' || \
+    h3_wrote=; [ -n "$$h3_wrote" ]; }; rm -rf -- $(h3_hiddenfiles) \
+    $(h3_runproducts) '$(@D)/report.err'; h3_errors >&2; h3_errors \
+    2>/dev/null >'$(h3_dir)/$(h3_hidden)report.err' && mv -f -- \
+    '$(h3_dir)/$(h3_hidden)report.err' '$(@D)/report.err' || { rm -f -- \
+    '$(h3_dir)/$(h3_hidden)report.err'; printf 'pipeline.mk: %s: cannot \
+    be written (is the disk full?): the error above is not recorded\n' \
+    '$(@D)/report.err' >&2; }; rm -f -- "$$h3_e"; false; fi
+# A failed run's error record, RUN/report.err: the run's own files are
+# removed first, to free what they hold on a full disk, and a record that
+# cannot be written whole is none, its error on stderr all the same.
+h3_runproducts = $(foreach f,report.json kernels.tsv strip.tsv \
+    gapbins.tsv,'$(@D)/$f')
+# A trace or configuration file that is a symbolic link to no file (one
+# dangling, or a loop of links) fails its run, named, where reduce.mk's
+# make would say "No rule to make target" of a file in between.
+h3_nolinks = { h3_ok=1; for h3_f in $(foreach f,$(h3_inputs),'$f'); do \
+    [ -e "$$h3_f" ] || [ ! -L "$$h3_f" ] || { h3_ok=; printf \
+    'pipeline.mk: %s: a symbolic link to no file (dangling, or a loop of \
+    links)\n' "$$h3_f"; }; done >"$$h3_e"; [ -n "$$h3_ok" ]; }
 # The make's messages, in TMPDIR: a full disk in the run's must not hide
 # them.  Those of a killed make go with the next sweep's litter.
 h3_errname = h3prof.reduce.$(h3_runname).$(h3_pid)
@@ -957,6 +962,32 @@ $(h3_list) $(h3_record):
 h3_productdirs = $(sort $(dir $(h3_jsons) $(h3_notracejsons)))
 h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 
+# Which reports and pages are stale, decided for the whole sweep by one
+# fresh -s (no process a run): a report whose record, report.inputs, is
+# missing, of another key, or names a file that is no more the same file
+# (a trace or configuration replaced, even by one with an older
+# modification time, as cp -p, tar x, rsync -a and mv leave it; a product
+# deleted, cut short or edited); a page whose record, pages/NAME.inputs,
+# names another report (a scope set or unset) or a report made again
+# since.  Each stale one is made again (h3-force).  The query, a line a
+# record, ID tab RECORD tab KEY, is written by make in TMPDIR, as the
+# batches' lists are (see h3_batchroot).  Without fresh, which is then
+# built, every report is made again anyway: it is a newer prerequisite.
+h3_query := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
+    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)fresh.$(h3_pid)
+h3_querytext := $(foreach i,$(filter-out $(foreach j,$(h3_ids),$(if \
+    $(h3_kept_$j)$(h3_notrace_$j),$j)),$(h3_ids)),$i$(h3_tab)$(dir \
+    $(h3_json_$i))report.inputs$(h3_tab)$(h3_in_$i)$(h3_nl))$(if $(filter \
+    0,$(HTML)),,$(foreach i,$(h3_ids),p$i$(h3_tab)$(h3_reports)/pages/$(h3_name_$i).inputs$(h3_tab)$(h3_json_$i)$(h3_nl)))
+h3_stale := $(if $(and $(h3_ids),$(wildcard $(H3PROF_BIN)/fresh)),$(file \
+    >$(h3_query),$(h3_querytext))$(shell '$(H3PROF_BIN)/fresh' -s \
+    '$(h3_query)'; rm -f -- '$(h3_query)'))
+# (The targets are references: a run's path may hold = or :.)
+$(foreach i,$(filter-out p%,$(h3_stale)),$(eval $$(h3_json_$i) $(if \
+    $(h3_quiet),$$(dir $$(h3_json_$i))./report.json): h3-force))
+$(foreach i,$(patsubst p%,%,$(filter p%,$(h3_stale))),$(eval \
+    $$(h3_reports)/pages/$$(h3_name_$i).html: h3-force))
+
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
 	$(h3_reports)/groups.csv $(h3_reports)/kernels.tsv
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \
@@ -967,6 +998,7 @@ $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \
 	    '$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' \
 	    '$(h3_list)')$(if $(h3_quiet), && { $(h3_readmd) $(call \
 	    h3_echo,summary) :; })
+	$(if $(h3_chained),$(call h3_chunks,rm -rf --,$(h3_deadreductions)))
 
 # summary.md's own words, read by the shell's read (no process): its
 # count of failed runs, h3_failed, and its verdict, h3_verdict.
@@ -1214,7 +1246,9 @@ $(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq) \
 	$(eval h3_batch += $(h3_pagerun))
 
 # $(call h3_drawpages,N): the recipe line that draws the pages in the
-# queue, as batch N, and empties it; nothing if it is empty.  Its list,
+# queue, as batch N, records which report each was drawn from (fresh -d:
+# pages/NAME.inputs, see h3_stale), and empties it; nothing if it is
+# empty.  Its list,
 # NAME tab report a line each as runs.list, is written as the line is
 # expanded, and h3_drawn counts it for the line make says.
 h3_drawpages = $(if $(h3_batch),$(file >$(call \
@@ -1222,8 +1256,9 @@ h3_drawpages = $(if $(h3_batch),$(file >$(call \
     $(h3_batch)))$(eval h3_batch :=)$(h3_Q)$(call h3_trap,rm -f -- \
     '$(call h3_batchlist,$1)')$(call h3_echo,pages)$(call \
     h3_mkdir,$(h3_pagedir)) && { $(call h3_bg,'$(h3_runpage)' -i \
-    ../index.html -d '$(h3_pagedir)' '$(call h3_batchlist,$1)'); rm -f -- \
-    '$(call h3_batchlist,$1)'; exit $$h3_rc; })
+    ../index.html -d '$(h3_pagedir)' '$(call h3_batchlist,$1)') && \
+    '$(H3PROF_BIN)/fresh' -d '$(h3_pagedir)' '$(call h3_batchlist,$1)'; \
+    h3_rc=$$?; rm -f -- '$(call h3_batchlist,$1)'; exit $$h3_rc; })
 # The list is written by make, before the recipe's shell sets the trap
 # that removes it: one a signal leaves in that moment is in TMPDIR, beside
 # the make's messages, not in REPORTS, and the next make takes it for
@@ -1256,13 +1291,13 @@ $(addprefix h3-pages-,$(h3_pagebatches)): private h3_stepname = $(h3_pagedir)
 
 # The index links the runs' pages that are there: it follows them, and
 # draws the pages still in the queue.  The pages of runs no more in the
-# sweep go with the index of before.
+# sweep, and their records, go with the index of before.
 $(h3_index): $(h3_summaries) $(h3_pages) $(h3_indexpage) \
 	$(addprefix $(dir $(h3_lib)),h3index.jq) $(h3_pagelibs) $(H3PROF_MK) \
 	| $(addprefix h3-pages-,$(h3_pagebatches))
 	$(call h3_drawpages,0)
-	$(if $(h3_gonepages),$(h3_Q)rm -f -- $(foreach p,$(h3_gonepages),$(call \
-	    h3_quote,$p)))
+	$(if $(h3_gonepages),$(h3_Q)rm -f -- $(foreach p,$(h3_gonepages) \
+	    $(h3_gonepages:.html=.inputs),$(call h3_quote,$p)))
 	$(h3_Q)$(eval h3_made := yes)$(call h3_trap)$(call \
 	    h3_echo,index)$(call h3_bg,'$(h3_indexpage)' -o '$@' \
 	    '$(h3_reports)/summary.json' '$(h3_list)')
@@ -1282,6 +1317,7 @@ h3-clean-pages:
 	    $(h3_reports)/.pages.list.[0-9]* $(h3_reports)/.pages-*.[0-9]*)$(call \
 	    h3_chunks,rm -f --,\
 	    $(h3_pages))
-	$(h3_Q)rm -rf -- $(wildcard $(h3_pagedir)/.h3runpage.[0-9]*)
+	$(h3_Q)rm -rf -- $(wildcard $(h3_pagedir)/.h3runpage.[0-9]* \
+	    $(h3_pagedir)/*.inputs)
 
 .PHONY: h3-clean-pages h3-stale-index $(addprefix h3-pages-,$(h3_pagebatches))

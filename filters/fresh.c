@@ -1,0 +1,292 @@
+/*
+ * fresh: record what a product was made from by the files' identity, not
+ * their times alone, and tell, for a whole sweep at once, which records
+ * no longer hold.  Kbuild's .cmd files and if_changed, for data.
+ * See fresh(1) and h3prof(5).
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "h3prof.h"
+
+/* Room for a file's identity: five numbers and their tabs. */
+#define IDENTITY_MAX	128
+
+/* The modification time of -r's reference, in ns, or -1 without one. */
+static int64_t	 reference = -1;
+/* The products of -p, recorded after the inputs, and how many. */
+static char	**products;
+static size_t	 nproducts, productscap;
+
+/*
+ * -s: the files of the record checked last, by line, and their identity
+ * (NULL where stat failed).  The records of a sweep name the same filters
+ * and make files on the same lines: each is looked at once, not once a
+ * run.
+ */
+struct seen {
+	char		*path;
+	int		 known;		/* stat did not fail */
+	char		 id[IDENTITY_MAX];
+};
+static struct seen	*seen;
+static size_t		 nseen, seencap;
+
+static _Noreturn void usage(int);
+
+static int64_t
+ns(struct timespec t)
+{
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/*
+ * The identity of the file at path, as h3prof(5) writes it: device,
+ * inode, size, modification and change times in ns.  cp -p, tar x,
+ * rsync -a and mv keep a file's modification time but give it a new
+ * change time, and most a new inode.  "missing" for no file; NULL for
+ * another error, errno set.  With fresh set, a file changed since the
+ * reference (written while the product was made from it) is "changed",
+ * which matches no identity: the next check finds its record stale.
+ * Written in buf, which is returned.
+ */
+static const char *
+identity(const char *path, int fresh, char buf[IDENTITY_MAX])
+{
+	struct stat st;
+
+	if (stat(path, &st) == -1) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			return NULL;
+		strcpy(buf, "missing");
+	} else if (fresh && reference != -1 && (ns(st.st_mtim) > reference ||
+	    ns(st.st_ctim) > reference))
+		strcpy(buf, "changed");
+	else
+		snprintf(buf, IDENTITY_MAX, "%ju\t%ju\t%jd\t%jd\t%jd",
+		    (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+		    (intmax_t)st.st_size, (intmax_t)ns(st.st_mtim),
+		    (intmax_t)ns(st.st_ctim));
+	return buf;
+}
+
+/* A line of the record to fp: the kind, the file's identity, its path. */
+static void
+put_file(FILE *fp, const char *kind, const char *path, int fresh)
+{
+	char buf[IDENTITY_MAX];
+	const char *id;
+
+	if (strchr(path, '\t') != NULL || strchr(path, '\n') != NULL)
+		errx(1, "%s: a tab or newline in a file name", path);
+	if ((id = identity(path, fresh, buf)) == NULL)
+		err(1, "%s", path);
+	fprintf(fp, "%s\t%s\t%s\n", kind, id, path);
+}
+
+/* The identity of file, on line n of a record, as identity() gives it. */
+static const char *
+identity_at(size_t n, const char *file)
+{
+	struct seen *s;
+
+	if (n >= nseen) {
+		seen = grow(seen, &seencap, n, sizeof(*seen));
+		memset(seen + nseen, 0, (n + 1 - nseen) * sizeof(*seen));
+		nseen = n + 1;
+	}
+	s = &seen[n];
+	if (s->path == NULL || strcmp(s->path, file) != 0) {
+		free(s->path);
+		if ((s->path = strdup(file)) == NULL)
+			err(1, NULL);
+		s->known = identity(file, 0, s->id) != NULL;
+	}
+	return s->known ? s->id : NULL;
+}
+
+/*
+ * Whether the record at path no longer holds: it is missing or cannot be
+ * read, its key is not key, or a file it names is no more the same.
+ * text is a buffer of *cap bytes the caller keeps, grown as needed.
+ */
+static int
+stale(const char *path, const char *key, char **text, size_t *cap)
+{
+	char *line, *next, *file, *tab;
+	const char *id;
+	size_t len = 0, lineno;
+	ssize_t n;
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		return 1;
+	while ((n = fread(*text + len, 1, *cap - len - 1, fp)) > 0)
+		if ((len += n) == *cap - 1)
+			*text = grow(*text, cap, *cap + 1, 1);
+	n = ferror(fp);
+	fclose(fp);
+	if (n || len == 0 || (*text)[len - 1] != '\n')
+		return 1;		/* unread, or torn */
+	(*text)[len] = '\0';
+	/* The key first, then a line a file, the path after the last tab. */
+	line = *text;
+	next = strchr(line, '\n');
+	*next = '\0';
+	if (strncmp(line, "key\t", 4) != 0 || strcmp(line + 4, key) != 0)
+		return 1;
+	for (lineno = 0, line = next + 1; *line != '\0'; lineno++, line = next + 1) {
+		next = strchr(line, '\n');
+		*next = '\0';
+		if ((file = strrchr(line, '\t')) == NULL ||
+		    (tab = strchr(line, '\t')) == file)
+			return 1;
+		*file++ = '\0';
+		if ((id = identity_at(lineno, file)) == NULL ||
+		    strcmp(tab + 1, id) != 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* -s: the IDs of the query's lines, ID tab RECORD tab KEY, gone stale. */
+static void
+check(const char *query)
+{
+	struct lines in;
+	char *line, *id, *record, *text;
+	size_t cap = 4096;
+	int first = 1;
+
+	if ((text = malloc(cap)) == NULL)
+		err(1, NULL);
+	lines_open(&in, query);
+	while ((line = lines_next(&in, NULL)) != NULL) {
+		id = column(&line);
+		if ((record = column(&line)) == NULL || line == NULL)
+			errx(1, "%s:%lu: not ID, record and key", in.path,
+			    in.lineno);
+		if (stale(record, line, &text, &cap)) {
+			printf("%s%s", first ? "" : " ", id);
+			first = 0;
+		}
+	}
+	lines_close(&in);
+	if (!first)
+		putchar('\n');
+	free(text);
+}
+
+/* -d: a record in dir for each line, NAME tab PRODUCT, of list. */
+static void
+record_each(const char *dir, const char *list)
+{
+	struct lines in;
+	char *line, *name, *path;
+	FILE *fp;
+
+	lines_open(&in, list);
+	while ((line = lines_next(&in, NULL)) != NULL) {
+		name = column(&line);
+		if (line == NULL || *name == '\0' || strchr(name, '/') != NULL)
+			errx(1, "%s:%lu: not NAME and product", in.path,
+			    in.lineno);
+		if (asprintf(&path, "%s/%s.inputs", dir, name) == -1)
+			err(1, NULL);
+		fp = out_open(path);
+		fprintf(fp, "key\t%s\n", line);
+		put_file(fp, "product", line, 0);
+		out_close(fp, path);
+		free(path);
+	}
+	lines_close(&in);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct stat st;
+	const char *key = NULL, *outpath = NULL, *query = NULL, *dir = NULL;
+	const char *refpath = NULL;
+	FILE *fp;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "d:hk:o:p:r:s:", helpopt,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			dir = optarg;
+			break;
+		case 'h':
+			usage(0);
+		case 'k':
+			key = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'p':
+			products = grow(products, &productscap, nproducts + 1,
+			    sizeof(*products));
+			products[nproducts++] = optarg;
+			break;
+		case 'r':
+			refpath = optarg;
+			break;
+		case 's':
+			query = optarg;
+			break;
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	/* One of: -s QUERY, -d DIR LIST, or -k KEY -o RECORD [FILE...]. */
+	if (query != NULL) {
+		if (dir || key || outpath || refpath || nproducts || argc)
+			usage(EXIT_USAGE);
+	} else if (dir != NULL) {
+		if (key || outpath || refpath || nproducts || argc != 1)
+			usage(EXIT_USAGE);
+	} else if (key == NULL || outpath == NULL)
+		usage(EXIT_USAGE);
+	if (key != NULL && strchr(key, '\n') != NULL)
+		errx(EXIT_USAGE, "-k: a newline in the key");
+
+	if (query != NULL)
+		check(query);
+	else if (dir != NULL)
+		record_each(dir, argv[0]);
+	else {
+		if (refpath != NULL) {
+			if (stat(refpath, &st) == -1)
+				err(1, "%s", refpath);
+			reference = ns(st.st_mtim);
+		}
+		fp = out_open(outpath);
+		fprintf(fp, "key\t%s\n", key);
+		for (; argc > 0; argc--, argv++)
+			put_file(fp, "input", *argv, 1);
+		for (size_t i = 0; i < nproducts; i++)
+			put_file(fp, "product", products[i], 0);
+		out_close(fp, outpath);
+	}
+	close_stdout();
+	return 0;
+}
+
+/* Status 0 is -h: the usage goes to stdout. */
+static _Noreturn void
+usage(int status)
+{
+	usage_exit("usage: fresh [-h] [-d dir] [-k key] [-o record] [-p product] [-r reference] [-s query] [file ...]\n",
+	    status);
+}
