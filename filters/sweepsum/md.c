@@ -311,6 +311,7 @@ putsummarymd(FILE *fp)
 	    nruns - nreports, confs.n, single);
 	headline(fp, 1);
 	fputs("\n\n", fp);
+	puteffectsmd(fp);
 	if (confs.n > 0)
 		configurations(fp, cats, ncats);
 	if (ntimed > 1)
