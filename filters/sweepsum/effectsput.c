@@ -264,6 +264,30 @@ ms(FILE *fp, double v, int sign)
 	fputs(" ms", fp);
 }
 
+/*
+ * Of a change of time in category other, the kernel of most time in
+ * other of the configuration that has more of it, in the pair of the
+ * largest effect: which kernel other is (SDPA's flash_fwd_kernel).
+ */
+static void
+otherkernel(FILE *fp, const struct factor *f, const struct effect *ef,
+    const struct reason *r)
+{
+	const struct group *k = fig(r->fig);
+	const struct conf *g;
+	size_t namelen;
+
+	if (!category(k->key, k->keylen, &namelen) || namelen != 5 ||
+	    memcmp(k->key + 11, "other", 5) != 0)
+		return;
+	g = ef->largestat->at[r->ms > 0 ? ef->to : ef->from];
+	if (g->nothers == 0)
+		return;
+	fputs(" (`", fp);
+	shortname(fp, g->others[0].name, g->others[0].namelen);
+	fputs("`)", fp);
+}
+
 /* An effect on the span: its ratio, interval, pairs and why. */
 static void
 mdeffect(FILE *fp, const struct factor *f, const struct effect *ef)
@@ -314,6 +338,7 @@ mdeffect(FILE *fp, const struct factor *f, const struct effect *ef)
 		ms(fp, ef->why[j].ms, 1);
 		putc(' ', fp);
 		reasonname(fp, ef->why[j].fig, 1);
+		otherkernel(fp, f, ef, &ef->why[j]);
 	}
 }
 

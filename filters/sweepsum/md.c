@@ -68,7 +68,7 @@ graphwarnings(FILE *fp)
  * list at its end, cut to 72 characters; ` as '.  Characters counted as
  * jq counts them, a byte that is not UTF-8 as one.
  */
-static void
+void
 shortname(FILE *fp, const char *s, size_t len)
 {
 	const char *end, *p, *at = NULL, *cut;

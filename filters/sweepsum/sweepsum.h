@@ -291,6 +291,7 @@ void	 putsummaryjson(FILE *);
 void	 putsummarycsv(FILE *);
 void	 putgroupscsv(FILE *);
 void	 putsummarymd(FILE *);
+void	 shortname(FILE *, const char *, size_t);
 void	 csvstring(FILE *, const char *, size_t);
 
 /* util.c */
