@@ -9,6 +9,7 @@
  */
 #include <err.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +17,12 @@
 
 /* The p-value below which a difference is beyond noise. */
 #define ALPHA		0.05
-/* Interactions of two keys are looked for where the grid of their values
-   has at most this many cells: no square count grows past it. */
-#define MAXCELLS	10000
+/* Keys that vary, at most: more is no grid, and the work of interactions
+   grows with their square. */
+#define MAXFACTORS	32
+/* A key of this many values or fewer has an effect for every two of its
+   values; one of more, from each value to the next only. */
+#define MAXALLPAIRS	12
 
 struct factor *factors;
 size_t nfactors;
@@ -30,6 +34,7 @@ struct scaling *scalings;
 size_t nscalings;
 size_t *effectfigs;
 size_t neffectfigs;
+size_t toomany;
 
 /* The value at tp of Student's t on df degrees of freedom that leaves
    ALPHA / 2 above it: the half-width of a 95% interval, in errors. */
@@ -124,39 +129,124 @@ field(const char **p, const char **s)
 	return len;
 }
 
-/*
- * A group's key without the member of key k: those of the groups equal
- * in every key but k are equal.  In buf, of room for the key.
- */
-static size_t
-without(const char *key, size_t keylen, const struct group *k, char *buf)
+/* Whether the member of a group's key at p (a key field) is of k. */
+static int
+iskey(const char *p, size_t len, const struct group *k)
 {
-	const char *p = key, *end = p + keylen, *at, *s;
-	size_t n = 0, len;
+	return k != NULL && len == k->keylen && memcmp(p, k->key, len) == 0;
+}
+
+/*
+ * A hash (FNV-1a) of a group's key without the members of keys k1 and
+ * k2 (NULL: none): the groups equal in every other key have one hash.
+ * Rows are found by it, so that none holds a copy of its key.
+ */
+static uint64_t
+resthash(const struct conf *g, const struct group *k1, const struct group *k2)
+{
+	const char *p = g->key.key, *end = p + g->key.keylen, *at, *ks, *vs;
+	uint64_t h = 14695981039346656037ULL;
+	size_t len;
 
 	while (p < end) {
 		at = p;
-		len = field(&p, &s);
-		field(&p, &s);
-		if (len == k->keylen && memcmp(at + sizeof(len), k->key,
-		    len) == 0)
+		len = field(&p, &ks);
+		field(&p, &vs);
+		if (iskey(ks, len, k1) || iskey(ks, len, k2))
 			continue;
-		memcpy(buf + n, at, p - at);
-		n += p - at;
+		for (; at < p; at++)
+			h = (h ^ (unsigned char)*at) * 1099511628211ULL;
 	}
-	return n;
+	return h;
 }
 
-/* The entry of key index k in a group's configuration, or NULL. */
-static const struct entry *
-entryof(const struct conf *g, size_t k)
+/* The next member at *p of a group's key not of k1 or k2: its bytes at
+   *s, their length; *p past it.  0 and *s NULL at the end. */
+static size_t
+nextmember(const char **p, const char *end, const struct group *k1,
+    const struct group *k2, const char **s)
 {
-	size_t i;
+	const char *at, *ks;
+	size_t len;
 
-	for (i = 0; i < g->first->nconfig; i++)
-		if (g->first->config[i].key == k)
-			return &g->first->config[i];
-	return NULL;
+	while (*p < end) {
+		at = *p;
+		len = field(p, &ks);
+		field(p, s);
+		if (iskey(ks, len, k1) || iskey(ks, len, k2))
+			continue;
+		*s = at;
+		return *p - at;
+	}
+	*s = NULL;
+	return 0;
+}
+
+/* Whether two groups are equal in every key but k1 and k2. */
+static int
+restequal(const struct conf *a, const struct conf *b,
+    const struct group *k1, const struct group *k2)
+{
+	const char *p = a->key.key, *pend = p + a->key.keylen;
+	const char *q = b->key.key, *qend = q + b->key.keylen, *s, *t;
+	size_t m, n;
+
+	for (;;) {
+		m = nextmember(&p, pend, k1, k2, &s);
+		n = nextmember(&q, qend, k1, k2, &t);
+		if (s == NULL || t == NULL)
+			return s == t;
+		if (m != n || memcmp(s, t, m) != 0)
+			return 0;
+	}
+}
+
+/*
+ * The record of table t for group g, equal to it in every key but k1 and
+ * k2: found by their hash, and among records of one hash (a collision)
+ * by the first cell's group of each, which each record starts with.
+ */
+static void *
+rowof(struct groups *t, const struct conf *g, const struct group *k1,
+    const struct group *k2)
+{
+	uint64_t key[2] = { resthash(g, k1, k2), 0 };
+	struct row *r;
+
+	for (;; key[1]++) {
+		r = groups_get(t, (const char *)key, sizeof(key));
+		if (r->n == 0 || restequal(r->cells[0].g, g, k1, k2))
+			return r;
+	}
+}
+
+/* A cell to a row. */
+static void
+addcell(struct row *r, size_t v, size_t w, struct conf *g)
+{
+	r->cells = grow(r->cells, &r->max, r->n, sizeof(*r->cells));
+	r->cells[r->n++] = (struct cell){ v, w, g };
+}
+
+/* Cells by value, then by the second value. */
+static int
+bycell(const void *a, const void *b)
+{
+	const struct cell *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->w < y->w ? -1 : x->w > y->w;
+}
+
+/* The group of a row at value v (and w), or NULL; its cells sorted. */
+struct conf *
+rowat(const struct row *r, size_t v, size_t w)
+{
+	struct cell key = { v, w, NULL }, *c;
+
+	c = bsearch(&key, r->cells, r->n, sizeof(*r->cells), bycell);
+	return c == NULL ? NULL : c->g;
 }
 
 /* Values by number where both are numbers, numbers first, then by their
@@ -174,63 +264,73 @@ byvalue(const void *a, const void *b)
 	return cmpbytes(x->e->json, x->e->jsonlen, y->e->json, y->e->jsonlen);
 }
 
-/* The index of a value among a factor's, or nvals. */
-static size_t
-valueindex(const struct factor *f, const struct entry *e)
-{
-	size_t i;
+/* A value seen of a key, by its JSON text: its place among the key's. */
+struct seenvalue {
+	struct group	 json;
+	size_t		 index;
+};
 
-	for (i = 0; i < f->nvals; i++)
-		if (cmpbytes(f->vals[i].e->json, f->vals[i].e->jsonlen,
-		    e->json, e->jsonlen) == 0)
-			break;
-	return i;
-}
+/* A configuration's entry of a key, as factors gather them. */
+struct member {
+	struct conf	*g;
+	const struct entry *e;
+};
 
-/* The factor of key index k: its values, sorted, and its rows. */
+/* What is gathered of a key before it is known to be a factor. */
+struct gather {
+	struct groups	 values;	/* struct seenvalue */
+	struct member	*members;
+	size_t		 n, max;
+};
+
+/*
+ * The factor of a key from what was gathered of it: its values sorted
+ * (their index in values updated to match), and its rows.
+ */
 static void
-factor(struct factor *f, size_t k, char *buf)
+factor(struct factor *f, size_t k, struct gather *ga)
 {
 	const struct group *kn = groups_nth(&keys, k);
+	struct seenvalue *sv;
 	const struct entry *e;
-	struct conf *g;
 	struct row *r;
-	size_t i, j, max = 0, len;
+	size_t i;
 
 	memset(f, 0, sizeof(*f));
 	f->key = k;
 	f->rows.size = sizeof(struct row);
 	f->numeric = 1;
-	for (i = 0; i < confs.n; i++) {
-		g = byname[i];
-		if (g->unconfigured || (e = entryof(g, k)) == NULL)
+	f->nvals = ga->values.n;
+	if ((f->vals = calloc(f->nvals + 1, sizeof(*f->vals))) == NULL)
+		err(1, NULL);
+	for (i = 0; i < ga->n; i++) {
+		e = ga->members[i].e;
+		sv = groups_find(&ga->values, e->json, e->jsonlen);
+		if (f->vals[sv->index].e != NULL)
 			continue;
-		if (valueindex(f, e) < f->nvals)
-			continue;
-		f->vals = grow(f->vals, &max, f->nvals, sizeof(*f->vals));
-		f->vals[f->nvals].e = e;
-		f->vals[f->nvals].isnum = e->type == '0' || (e->type == '"' &&
+		f->vals[sv->index].e = e;
+		f->vals[sv->index].isnum = e->type == '0' || (e->type == '"' &&
 		    numeric(e->str, e->strlen));
-		if (f->vals[f->nvals].isnum)
-			f->vals[f->nvals].num = strtod(e->type == '"' ? e->str :
+		if (f->vals[sv->index].isnum)
+			f->vals[sv->index].num = strtod(e->type == '"' ? e->str :
 			    e->json, NULL);
-		f->numeric &= f->vals[f->nvals].isnum;
-		f->nvals++;
+		f->numeric &= f->vals[sv->index].isnum;
 	}
-	if (f->nvals < 2)
-		return;
 	qsort(f->vals, f->nvals, sizeof(*f->vals), byvalue);
-	for (i = 0; i < confs.n; i++) {
-		g = byname[i];
-		if (g->unconfigured || (e = entryof(g, k)) == NULL)
-			continue;
-		len = without(g->key.key, g->key.keylen, kn, buf);
-		j = f->rows.n;
-		r = groups_get(&f->rows, len == 0 ? "" : buf, len);
-		if (f->rows.n != j && (r->at = calloc(f->nvals,
-		    sizeof(*r->at))) == NULL)
-			err(1, NULL);
-		r->at[valueindex(f, e)] = g;
+	for (i = 0; i < f->nvals; i++) {
+		sv = groups_find(&ga->values, f->vals[i].e->json,
+		    f->vals[i].e->jsonlen);
+		sv->index = i;
+	}
+	for (i = 0; i < ga->n; i++) {
+		e = ga->members[i].e;
+		sv = groups_find(&ga->values, e->json, e->jsonlen);
+		r = rowof(&f->rows, ga->members[i].g, kn, NULL);
+		addcell(r, sv->index, 0, ga->members[i].g);
+	}
+	for (i = 0; i < f->rows.n; i++) {
+		r = groups_nth(&f->rows, i);
+		qsort(r->cells, r->n, sizeof(*r->cells), bycell);
 	}
 }
 
@@ -259,27 +359,45 @@ welchdf(const double *v, const double *df, size_t n)
 	return den > 0 ? sum * sum / den : INFINITY;
 }
 
-/* A figure's difference in the matched pairs of an effect, for its why. */
+/* A matched pair: a row where a factor has both values a and b. */
+struct match {
+	size_t		 a, b;
+	const struct row *r;
+};
+
+/* Matches by pair, then as the rows came. */
+static int
+bypair(const void *x, const void *y)
+{
+	const struct match *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	if (p->b != q->b)
+		return p->b < q->b ? -1 : 1;
+	return p->r < q->r ? -1 : p->r > q->r;
+}
+
+/* A figure's mean difference from a to b over matched pairs m, for the
+   why of an effect on the span: a mean a group lacks counts 0. */
 static double
-meandiff(const struct factor *f, const struct effect *ef, size_t fig)
+meandiff(const struct match *m, size_t nm, size_t span, size_t fig)
 {
 	const struct stats *sa, *sb;
-	const struct row *r;
 	double sum = 0;
-	size_t i, m = 0;
+	size_t i, n = 0;
 
-	for (i = 0; i < f->rows.n; i++) {
-		r = groups_nth(&f->rows, i);
-		if (!bothpositive(r->at[ef->from], r->at[ef->to], ef->fig,
-		    &sa, &sb))
+	for (i = 0; i < nm; i++) {
+		if (!bothpositive(rowat(m[i].r, m[i].a, 0), rowat(m[i].r,
+		    m[i].b, 0), span, &sa, &sb))
 			continue;
-		sa = groupstats(r->at[ef->from], fig);
-		sb = groupstats(r->at[ef->to], fig);
+		sa = groupstats(rowat(m[i].r, m[i].a, 0), fig);
+		sb = groupstats(rowat(m[i].r, m[i].b, 0), fig);
 		sum += (sb == NULL || isnan(sb->mean) ? 0 : sb->mean) -
 		    (sa == NULL || isnan(sa->mean) ? 0 : sa->mean);
-		m++;
+		n++;
 	}
-	return m == 0 ? 0 : sum / m;
+	return n == 0 ? 0 : sum / n;
 }
 
 /* Reasons by size, largest first, then as the figures came. */
@@ -299,7 +417,7 @@ bylargestreason(const void *a, const void *b)
  * summary's why and compare's tell them, largest first.
  */
 static void
-why(const struct factor *f, struct effect *ef)
+why(struct effect *ef, const struct match *m, size_t nm)
 {
 	const struct group *k;
 	size_t i, namelen;
@@ -310,9 +428,9 @@ why(const struct factor *f, struct effect *ef)
 	for (i = 0; i < neffectfigs; i++) {
 		k = groups_nth(&figs, effectfigs[i]);
 		if (category(k->key, k->keylen, &namelen))
-			d = meandiff(f, ef, effectfigs[i]);
+			d = meandiff(m, nm, ef->fig, effectfigs[i]);
 		else if (strncmp(k->key, PARTS, strlen(PARTS)) == 0)
-			d = meandiff(f, ef, effectfigs[i]) / 1e6;
+			d = meandiff(m, nm, ef->fig, effectfigs[i]) / 1e6;
 		else
 			continue;
 		if (d == 0 || isnan(d))
@@ -328,61 +446,83 @@ why(const struct factor *f, struct effect *ef)
 
 /*
  * The effect of factor f from value a to value b on figure fig over its
- * matched pairs; 0 if none is matched.
+ * matched pairs m; 0 if no pair has the figure in both.  x, v and dfv
+ * have room for nm values.
  */
 static int
-effect(struct factor *f, size_t a, size_t b, size_t fig, struct effect *ef)
+effect(struct factor *f, const struct match *m, size_t nm, size_t fig,
+    struct effect *ef, double *x, double *v, double *dfv)
 {
 	const struct stats *sa, *sb;
-	const struct row *r;
-	double *x, *v, *dfv, nv[2], ndf[2], t, df, se;
-	size_t i, m = 0;
+	double nv[2], ndf[2], t, df, se;
+	size_t i, n = 0;
 
 	memset(ef, 0, sizeof(*ef));
-	x = calloc(f->rows.n + 1, sizeof(*x));
-	v = calloc(f->rows.n + 1, sizeof(*v));
-	dfv = calloc(f->rows.n + 1, sizeof(*dfv));
-	if (x == NULL || v == NULL || dfv == NULL)
-		err(1, NULL);
 	ef->factor = f - factors;
-	ef->from = a;
-	ef->to = b;
+	ef->from = m[0].a;
+	ef->to = m[0].b;
 	ef->fig = fig;
-	for (i = 0; i < f->rows.n; i++) {
-		r = groups_nth(&f->rows, i);
-		if (!bothpositive(r->at[a], r->at[b], fig, &sa, &sb))
+	for (i = 0; i < nm; i++) {
+		if (!bothpositive(rowat(m[i].r, m[i].a, 0), rowat(m[i].r,
+		    m[i].b, 0), fig, &sa, &sb))
 			continue;
-		x[m] = log(sb->mean / sa->mean);
+		x[n] = log(sb->mean / sa->mean);
 		nv[0] = lognoise(sa, &ndf[0]);
 		nv[1] = lognoise(sb, &ndf[1]);
-		v[m] = nv[0] + nv[1];
-		dfv[m] = welchdf(nv, ndf, 2);
+		v[n] = nv[0] + nv[1];
+		dfv[n] = welchdf(nv, ndf, 2);
 		if (sa->n >= 2 && sb->n >= 2) {
 			ef->tested++;
 			ef->beyond += welch_test(sa->mean, sa->stddev *
 			    sa->stddev, sa->n, sb->mean, sb->stddev *
 			    sb->stddev, sb->n, &t, &df) < ALPHA;
 		}
-		if (m == 0 || x[m] > log(ef->largest)) {
-			ef->largest = exp(x[m]);
-			ef->largestat = r;
+		if (n == 0 || x[n] > log(ef->largest)) {
+			ef->largest = exp(x[n]);
+			ef->largestat = m[i].r;
 		}
-		if (m == 0 || x[m] < log(ef->smallest)) {
-			ef->smallest = exp(x[m]);
-			ef->smallestat = r;
+		if (n == 0 || x[n] < log(ef->smallest)) {
+			ef->smallest = exp(x[n]);
+			ef->smallestat = m[i].r;
 		}
-		m++;
+		n++;
 	}
-	ef->pairs = m;
-	if (m > 0) {
-		ef->logratio = estimate(x, v, dfv, m, &se, &ef->df);
-		ef->ratio = exp(ef->logratio);
-		interval(ef->logratio, se, ef->df, &ef->low, &ef->high);
+	ef->pairs = n;
+	if (n == 0)
+		return 0;
+	ef->logratio = estimate(x, v, dfv, n, &se, &ef->df);
+	ef->ratio = exp(ef->logratio);
+	interval(ef->logratio, se, ef->df, &ef->low, &ef->high);
+	return 1;
+}
+
+/*
+ * The matched pairs of factor f, by pair: of every two values where it
+ * has MAXALLPAIRS values or fewer, else of each value and the next.
+ */
+static struct match *
+matches(const struct factor *f, size_t *np)
+{
+	struct match *m = NULL;
+	const struct row *r;
+	size_t i, j, k, n = 0, max = 0;
+
+	for (i = 0; i < f->rows.n; i++) {
+		r = groups_nth(&f->rows, i);
+		for (j = 0; j < r->n; j++)
+			for (k = j + 1; k < r->n; k++) {
+				if (f->nvals > MAXALLPAIRS &&
+				    r->cells[k].v != r->cells[j].v + 1)
+					break;
+				m = grow(m, &max, n, sizeof(*m));
+				m[n++] = (struct match){ r->cells[j].v,
+				    r->cells[k].v, r };
+			}
 	}
-	free(x);
-	free(v);
-	free(dfv);
-	return m > 0;
+	if (n > 0)
+		qsort(m, n, sizeof(*m), bypair);
+	*np = n;
+	return m;
 }
 
 /* Effects as summary.md lists them: by key, then their pairs in order. */
@@ -444,11 +584,24 @@ figures(void)
 	free(all);
 }
 
-/* The 2x2 cells of two factors: configurations equal but in both. */
-struct square {
-	struct group	 rest;
-	struct conf	**at;		/* [value of f * nvals of g + of g] */
+/* A 2x2 square of two factors' grid: f from a to a + 1, g from b to
+   b + 1, in the configurations equal in every other key. */
+struct squarediff {
+	size_t		 a, b;
+	double		 x, v, df;	/* the difference of log ratios,
+					   its noise and that's df */
+	double		 lr[2];		/* f's log ratio at b and b + 1 */
 };
+
+static int
+bysquare(const void *x, const void *y)
+{
+	const struct squarediff *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
 
 /*
  * The interactions of factors f and g on the span: for each two values
@@ -457,96 +610,99 @@ struct square {
  * g's second value and at its first, tested across them as effects are.
  */
 static void
-interact(struct factor *f, struct factor *g, size_t span, char *buf,
-    char *buf2, size_t *max)
+interact(struct factor *f, struct factor *g, size_t span, size_t *imax)
 {
-	struct groups sq = { .size = sizeof(struct square) };
+	struct groups sq = { .size = sizeof(struct row) };
 	const struct group *kf = groups_nth(&keys, f->key);
 	const struct group *kg = groups_nth(&keys, g->key);
+	struct squarediff *d = NULL, *dd;
 	const struct stats *s[4];
-	const struct entry *ef, *eg;
 	struct interaction *in;
-	struct square *q;
-	struct conf *c;
-	double *x, *v, *dfv, lr[2], nv[4], ndf[4], se;
-	size_t i, j, a, b, m, n, len;
-	int ok;
+	struct row *q;
+	const struct cell *c;
+	double *x, *v, *dfv, nv[4], ndf[4], se;
+	size_t i, j, n = 0, max = 0, m;
 
-	if (f->nvals * g->nvals > MAXCELLS)
-		return;
-	for (i = 0; i < confs.n; i++) {
-		c = byname[i];
-		if (c->unconfigured || (ef = entryof(c, f->key)) == NULL ||
-		    (eg = entryof(c, g->key)) == NULL)
-			continue;
-		len = without(c->key.key, c->key.keylen, kf, buf);
-		len = without(buf, len, kg, buf2);
-		n = sq.n;
-		q = groups_get(&sq, len == 0 ? "" : buf2, len);
-		if (sq.n != n && (q->at = calloc(f->nvals * g->nvals,
-		    sizeof(*q->at))) == NULL)
-			err(1, NULL);
-		q->at[valueindex(f, ef) * g->nvals + valueindex(g, eg)] = c;
+	/* Each configuration of both, in its square at (f's, g's value). */
+	for (i = 0; i < f->rows.n; i++) {
+		q = groups_nth(&f->rows, i);
+		for (j = 0; j < q->n; j++) {
+			struct conf *conf = q->cells[j].g;
+
+			if (g->valof[conf->index] == SIZE_MAX)
+				continue;
+			addcell(rowof(&sq, conf, kf, kg), q->cells[j].v,
+			    g->valof[conf->index], conf);
+		}
 	}
-	x = calloc(sq.n + 1, sizeof(*x));
-	v = calloc(sq.n + 1, sizeof(*v));
-	dfv = calloc(sq.n + 1, sizeof(*dfv));
+	for (i = 0; i < sq.n; i++) {
+		q = groups_nth(&sq, i);
+		qsort(q->cells, q->n, sizeof(*q->cells), bycell);
+		for (c = q->cells; c < q->cells + q->n; c++) {
+			if (!bothpositive(c->g, rowat(q, c->v + 1, c->w), span,
+			    &s[0], &s[1]) || !bothpositive(rowat(q, c->v,
+			    c->w + 1), rowat(q, c->v + 1, c->w + 1), span,
+			    &s[2], &s[3]))
+				continue;
+			d = grow(d, &max, n, sizeof(*d));
+			dd = &d[n++];
+			dd->a = c->v;
+			dd->b = c->w;
+			dd->lr[0] = log(s[1]->mean / s[0]->mean);
+			dd->lr[1] = log(s[3]->mean / s[2]->mean);
+			dd->x = dd->lr[1] - dd->lr[0];
+			for (j = 0, dd->v = 0; j < 4; j++) {
+				nv[j] = lognoise(s[j], &ndf[j]);
+				dd->v += nv[j];
+			}
+			dd->df = welchdf(nv, ndf, 4);
+		}
+	}
+	if (n > 0)
+		qsort(d, n, sizeof(*d), bysquare);
+	x = calloc(n + 1, sizeof(*x));
+	v = calloc(n + 1, sizeof(*v));
+	dfv = calloc(n + 1, sizeof(*dfv));
 	if (x == NULL || v == NULL || dfv == NULL)
 		err(1, NULL);
-	for (a = 0; a + 1 < f->nvals; a++)
-		for (b = 0; b + 1 < g->nvals; b++) {
-			lr[0] = lr[1] = 0;
-			for (i = m = 0; i < sq.n; i++) {
-				struct conf **at;
+	for (i = 0; i < n; i += m) {
+		double lr[2] = { 0, 0 };
 
-				q = groups_nth(&sq, i);
-				at = q->at;
-				ok = bothpositive(at[a * g->nvals + b],
-				    at[(a + 1) * g->nvals + b], span, &s[0],
-				    &s[1]) && bothpositive(at[a * g->nvals +
-				    b + 1], at[(a + 1) * g->nvals + b + 1], span,
-				    &s[2], &s[3]);
-				if (!ok)
-					continue;
-				lr[0] += log(s[1]->mean / s[0]->mean);
-				lr[1] += log(s[3]->mean / s[2]->mean);
-				x[m] = log(s[3]->mean / s[2]->mean) -
-				    log(s[1]->mean / s[0]->mean);
-				for (j = 0, v[m] = 0; j < 4; j++) {
-					nv[j] = lognoise(s[j], &ndf[j]);
-					v[m] += nv[j];
-				}
-				dfv[m] = welchdf(nv, ndf, 4);
-				m++;
-			}
-			if (m == 0)
-				continue;
-			interactions = grow(interactions, max, ninteractions,
-			    sizeof(*interactions));
-			in = &interactions[ninteractions++];
-			memset(in, 0, sizeof(*in));
-			in->factor = f - factors;
-			in->by = g - factors;
-			in->from = a;
-			in->to = a + 1;
-			in->atfrom = b;
-			in->atto = b + 1;
-			in->squares = m;
-			in->ratioatfrom = exp(lr[0] / m);
-			in->ratioatto = exp(lr[1] / m);
-			in->logratio = estimate(x, v, dfv, m, &se, &in->df);
-			in->ratio = exp(in->logratio);
-			interval(in->logratio, se, in->df, &in->low, &in->high);
-			in->p = NAN;
-			if (se > 0 && !isnan(se))
-				in->p = student_p(in->logratio / se, in->df);
-			else if (se == 0)
-				in->p = in->logratio == 0 ? 1 : 0;
+		for (m = 0; i + m < n && d[i + m].a == d[i].a &&
+		    d[i + m].b == d[i].b; m++) {
+			x[m] = d[i + m].x;
+			v[m] = d[i + m].v;
+			dfv[m] = d[i + m].df;
+			lr[0] += d[i + m].lr[0];
+			lr[1] += d[i + m].lr[1];
 		}
+		interactions = grow(interactions, imax, ninteractions,
+		    sizeof(*interactions));
+		in = &interactions[ninteractions++];
+		memset(in, 0, sizeof(*in));
+		in->factor = f - factors;
+		in->by = g - factors;
+		in->from = d[i].a;
+		in->to = d[i].a + 1;
+		in->atfrom = d[i].b;
+		in->atto = d[i].b + 1;
+		in->squares = m;
+		in->ratioatfrom = exp(lr[0] / m);
+		in->ratioatto = exp(lr[1] / m);
+		in->logratio = estimate(x, v, dfv, m, &se, &in->df);
+		in->ratio = exp(in->logratio);
+		interval(in->logratio, se, in->df, &in->low, &in->high);
+		in->p = NAN;
+		if (se > 0 && !isnan(se))
+			in->p = student_p(in->logratio / se, in->df);
+		else if (se == 0)
+			in->p = in->logratio == 0 ? 1 : 0;
+	}
 	for (i = 0; i < sq.n; i++)
-		free(((struct square *)groups_nth(&sq, i))->at);
+		free(((struct row *)groups_nth(&sq, i))->cells);
 	free(sq.recs);
 	free(sq.slots);
+	free(d);
 	free(x);
 	free(v);
 	free(dfv);
@@ -565,10 +721,10 @@ scale(const struct factor *f, size_t fig, struct scaling *sc)
 {
 	const struct stats *st;
 	const struct row *r;
+	const struct cell *c;
 	double sxx = 0, sxy = 0, syy = 0, rss = 0, xm, ym, x, y, e, q;
 	double noise = 0, noisedf = 0, intercepts = 0, ms;
-	size_t i, j, k, np, npoints = 0, nrows = 0;
-	size_t n;
+	size_t i, k, np, npoints = 0, nrows = 0;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->factor = f - factors;
@@ -578,10 +734,10 @@ scale(const struct factor *f, size_t fig, struct scaling *sc)
 		for (i = 0; i < f->rows.n; i++) {
 			r = groups_nth(&f->rows, i);
 			xm = ym = 0;
-			for (j = np = 0; j < f->nvals; j++)
-				if (r->at[j] != NULL && (st = groupstats(r->at[j],
-				    fig)) != NULL && !isnan(st->mean)) {
-					xm += f->vals[j].num;
+			for (c = r->cells, np = 0; c < r->cells + r->n; c++)
+				if ((st = groupstats(c->g, fig)) != NULL &&
+				    !isnan(st->mean)) {
+					xm += f->vals[c->v].num;
 					ym += st->mean;
 					np++;
 				}
@@ -594,25 +750,24 @@ scale(const struct factor *f, size_t fig, struct scaling *sc)
 				nrows++;
 				npoints += np;
 			}
-			for (j = 0; j < f->nvals; j++) {
-				if (r->at[j] == NULL || (st = groupstats(r->at[j],
-				    fig)) == NULL || isnan(st->mean))
+			for (c = r->cells; c < r->cells + r->n; c++) {
+				if ((st = groupstats(c->g, fig)) == NULL ||
+				    isnan(st->mean))
 					continue;
-				x = f->vals[j].num - xm;
+				x = f->vals[c->v].num - xm;
 				y = st->mean - ym;
 				if (k == 0) {
 					sxx += x * x;
 					sxy += x * y;
 					syy += y * y;
-				} else {
-					e = y - sc->per_unit * x;
-					rss += e * e;
-					if (st->n >= 2 && !isnan(st->stddev)) {
-						noise += st->stddev *
-						    st->stddev / st->n *
-						    (st->n - 1);
-						noisedf += st->n - 1;
-					}
+					continue;
+				}
+				e = y - sc->per_unit * x;
+				rss += e * e;
+				if (st->n >= 2 && !isnan(st->stddev)) {
+					noise += st->stddev * st->stddev /
+					    st->n * (st->n - 1);
+					noisedf += st->n - 1;
 				}
 			}
 		}
@@ -622,12 +777,11 @@ scale(const struct factor *f, size_t fig, struct scaling *sc)
 			sc->per_unit = sxy / sxx;
 		}
 	}
-	n = npoints;
-	sc->points = n;
+	sc->points = npoints;
 	sc->rows = nrows;
 	sc->fixed = intercepts / nrows;
 	sc->r2 = syy > 0 ? 1 - rss / syy : NAN;
-	sc->df = (double)n - nrows - 1;
+	sc->df = (double)npoints - nrows - 1;
 	sc->low = sc->high = sc->pfit = NAN;
 	if (sc->df > 0) {
 		ms = rss / sc->df;
@@ -643,59 +797,125 @@ scale(const struct factor *f, size_t fig, struct scaling *sc)
 	return 1;
 }
 
+/*
+ * The factors: each key's values, gathered from every configuration in
+ * one pass over their entries, and of those of two values or more, their
+ * rows.  None where more than MAXFACTORS keys vary (toomany set).
+ */
+static void
+gatherfactors(void)
+{
+	struct gather *ga;
+	struct seenvalue *sv;
+	const struct entry *e;
+	struct conf *g;
+	size_t i, j, n;
+
+	if ((ga = calloc(keys.n + 1, sizeof(*ga))) == NULL ||
+	    (factors = calloc(MAXFACTORS + 1, sizeof(*factors))) == NULL)
+		err(1, NULL);
+	for (i = 0; i < keys.n; i++)
+		ga[i].values.size = sizeof(struct seenvalue);
+	for (i = 0; i < confs.n; i++) {
+		g = byname[i];
+		if (g->unconfigured)
+			continue;
+		for (j = 0; j < g->first->nconfig; j++) {
+			e = &g->first->config[j];
+			if (isrepeat(groups_nth(&keys, e->key)))
+				continue;
+			n = ga[e->key].values.n;
+			sv = groups_get(&ga[e->key].values, e->json,
+			    e->jsonlen);
+			if (ga[e->key].values.n != n)
+				sv->index = n;
+			ga[e->key].members = grow(ga[e->key].members,
+			    &ga[e->key].max, ga[e->key].n,
+			    sizeof(*ga[e->key].members));
+			ga[e->key].members[ga[e->key].n++] =
+			    (struct member){ g, e };
+		}
+	}
+	for (i = n = 0; i < keys.n; i++)
+		n += ga[i].values.n >= 2;
+	toomany = n > MAXFACTORS ? n : 0;
+	for (i = 0; !toomany && i < keys.n; i++) {
+		if (ga[i].values.n < 2)
+			continue;
+		factor(&factors[nfactors], i, &ga[i]);
+		if ((factors[nfactors].valof = malloc((confs.n + 1) *
+		    sizeof(size_t))) == NULL)
+			err(1, NULL);
+		for (j = 0; j <= confs.n; j++)
+			factors[nfactors].valof[j] = SIZE_MAX;
+		nfactors++;
+	}
+	for (i = 0; i < nfactors; i++)
+		for (j = 0; j < factors[i].rows.n; j++) {
+			struct row *r = groups_nth(&factors[i].rows, j);
+
+			for (n = 0; n < r->n; n++)
+				factors[i].valof[r->cells[n].g->index] =
+				    r->cells[n].v;
+		}
+	for (i = 0; i < keys.n; i++) {
+		free(ga[i].values.recs);
+		free(ga[i].values.slots);
+		free(ga[i].members);
+	}
+	free(ga);
+}
+
 /* Every effect, interaction and cost per unit of the sweep. */
 void
 effectsof(void)
 {
 	struct factor *f;
 	struct effect ef;
-	char *buf, *buf2;
-	size_t i, j, a, b, span, max = 0, imax = 0, smax = 0, keylen = 0;
+	struct match *m;
+	size_t i, j, k, l, nm, span = SIZE_MAX, max = 0, imax = 0, smax = 0;
+	size_t *to;
+	double *x, *v, *dfv;
 	struct scaling sc;
 
-	for (i = 0; i < confs.n; i++)
-		if (byname[i]->key.keylen > keylen)
-			keylen = byname[i]->key.keylen;
-	buf = calloc(keylen + 1, 1);
-	buf2 = calloc(keylen + 1, 1);
-	if ((factors = calloc(keys.n + 1, sizeof(*factors))) == NULL ||
-	    buf == NULL || buf2 == NULL)
-		err(1, NULL);
 	figures();
-	if (neffectfigs == 0 || strcmp(((struct name *)groups_nth(&figs,
-	    effectfigs[0]))->name.key, "gpu_span_ns") != 0)
-		span = SIZE_MAX;
-	else
+	if (neffectfigs > 0 && strcmp(((struct name *)groups_nth(&figs,
+	    effectfigs[0]))->name.key, "gpu_span_ns") == 0)
 		span = effectfigs[0];
-	for (i = 0; i < keys.n; i++) {
-		if (isrepeat(groups_nth(&keys, i)))
-			continue;
-		f = &factors[nfactors];
-		factor(f, i, buf);
-		if (f->nvals >= 2)
-			nfactors++;
-	}
-	/* Factors by name, to find the most influential after. */
+	gatherfactors();
 	for (i = 0; i < nfactors; i++) {
 		f = &factors[i];
-		for (a = 0; a < f->nvals; a++)
-			for (b = a + 1; b < f->nvals; b++)
-				for (j = 0; j < neffectfigs; j++) {
-					if (!effect(f, a, b, effectfigs[j], &ef))
-						continue;
-					ef.figorder = j;
-					if (effectfigs[j] == span) {
-						why(f, &ef);
-						if (fabs(ef.logratio) >
-						    f->influence)
-							f->influence =
-							    fabs(ef.logratio);
-						f->crossed = 1;
-					}
-					effects = grow(effects, &max, neffects,
-					    sizeof(*effects));
-					effects[neffects++] = ef;
+		m = matches(f, &nm);
+		x = calloc(nm + 1, sizeof(*x));
+		v = calloc(nm + 1, sizeof(*v));
+		dfv = calloc(nm + 1, sizeof(*dfv));
+		if (x == NULL || v == NULL || dfv == NULL)
+			err(1, NULL);
+		for (j = 0; j < nm; j += l) {
+			for (l = 0; j + l < nm && m[j + l].a == m[j].a &&
+			    m[j + l].b == m[j].b; l++)
+				;
+			for (k = 0; k < neffectfigs; k++) {
+				if (!effect(f, m + j, l, effectfigs[k], &ef,
+				    x, v, dfv))
+					continue;
+				ef.figorder = k;
+				if (effectfigs[k] == span) {
+					why(&ef, m + j, l);
+					if (fabs(ef.logratio) > f->influence)
+						f->influence =
+						    fabs(ef.logratio);
+					f->crossed = 1;
 				}
+				effects = grow(effects, &max, neffects,
+				    sizeof(*effects));
+				effects[neffects++] = ef;
+			}
+		}
+		free(m);
+		free(x);
+		free(v);
+		free(dfv);
 	}
 	/* The most influential first: effects refer to factors by index,
 	   so they are renumbered with them. */
@@ -703,23 +923,18 @@ effectsof(void)
 		factors[i].index = i;
 	if (nfactors > 0)
 		qsort(factors, nfactors, sizeof(*factors), byinfluence);
-	{
-		size_t *to = calloc(nfactors + 1, sizeof(*to));
-
-		if (to == NULL)
-			err(1, NULL);
-		for (i = 0; i < nfactors; i++)
-			to[factors[i].index] = i;
-		for (i = 0; i < neffects; i++)
-			effects[i].factor = to[effects[i].factor];
-		free(to);
-	}
+	if ((to = calloc(nfactors + 1, sizeof(*to))) == NULL)
+		err(1, NULL);
+	for (i = 0; i < nfactors; i++)
+		to[factors[i].index] = i;
+	for (i = 0; i < neffects; i++)
+		effects[i].factor = to[effects[i].factor];
+	free(to);
 	if (neffects > 0)
 		qsort(effects, neffects, sizeof(*effects), byfactor);
 	for (i = 0; span != SIZE_MAX && i < nfactors; i++)
 		for (j = i + 1; j < nfactors; j++)
-			interact(&factors[i], &factors[j], span, buf, buf2,
-			    &imax);
+			interact(&factors[i], &factors[j], span, &imax);
 	for (i = 0; i < nfactors; i++) {
 		f = &factors[i];
 		if (!f->numeric || f->nvals < 3)
@@ -732,6 +947,4 @@ effectsof(void)
 			scalings[nscalings++] = sc;
 		}
 	}
-	free(buf);
-	free(buf2);
 }

@@ -67,8 +67,7 @@ rowlabel(const struct factor *f, const struct row *r, size_t *len)
 	size_t i;
 	int sep = 0;
 
-	for (i = 0; g == NULL && i < f->nvals; i++)
-		g = r->at[i];
+	g = r->cells[0].g;
 	if ((fp = open_memstream(&s, len)) == NULL)
 		err(1, NULL);
 	for (i = 0; i < g->first->nconfig; i++) {
@@ -280,7 +279,7 @@ otherkernel(FILE *fp, const struct factor *f, const struct effect *ef,
 	if (!category(k->key, k->keylen, &namelen) || namelen != 5 ||
 	    memcmp(k->key + 11, "other", 5) != 0)
 		return;
-	g = ef->largestat->at[r->ms > 0 ? ef->to : ef->from];
+	g = rowat(ef->largestat, r->ms > 0 ? ef->to : ef->from, 0);
 	if (g->nothers == 0)
 		return;
 	fputs(" (`", fp);
@@ -425,6 +424,10 @@ puteffectsmd(FILE *fp)
 	size_t i, n;
 	int adjacent;
 
+	if (toomany > 0)
+		fprintf(fp, "## What each setting does\n\n%zu configuration "
+		    "keys vary: more than a grid has; no effects.\n\n",
+		    toomany);
 	if (nfactors == 0)
 		return;
 	fputs("## What each setting does\n\n"

@@ -174,10 +174,17 @@ struct kvalue {
 	double		 num;
 };
 
-/* The configurations equal in every key but a factor's. */
+/* A configuration at a factor's value v (and another's w) in a row. */
+struct cell {
+	size_t		 v, w;		/* indices in the factors' values */
+	struct conf	*g;
+};
+
+/* The configurations equal in every key but a factor's (or two). */
 struct row {
-	struct group	 rest;		/* their key without the factor's */
-	struct conf	**at;		/* by the factor's value; NULL: none */
+	struct group	 rest;		/* a hash of their key without it */
+	struct cell	*cells;		/* sorted by value */
+	size_t		 n, max;
 };
 
 /* A configuration key of two values or more, repeat keys aside. */
@@ -189,6 +196,8 @@ struct factor {
 	int		 numeric;	/* every value a number */
 	int		 crossed;	/* some pair of values is matched */
 	struct groups	 rows;		/* struct row */
+	size_t		*valof;		/* the value of each group (by its
+					   index in confs), SIZE_MAX: none */
 	double		 influence;	/* the largest |log ratio| of the
 					   span over its pairs of values */
 };
@@ -248,6 +257,8 @@ extern size_t nscalings;
 extern size_t *effectfigs;		/* the span, kernel time, the
 					   categories, the account's parts */
 extern size_t neffectfigs;
+extern size_t toomany;			/* keys that vary, where more than
+					   effects take; else 0 */
 
 /* read.c */
 void	 readlist(const char *path);
@@ -282,6 +293,7 @@ void	 against(FILE *, const struct conf *);
 
 /* effects.c, effectsput.c */
 void	 effectsof(void);
+struct conf *rowat(const struct row *, size_t v, size_t w);
 void	 puteffectsjson(struct jsonw *);
 void	 puteffectsmd(FILE *);
 void	 puteffectscsv(FILE *);
