@@ -269,7 +269,7 @@ ms(FILE *fp, double v, int sign)
  * largest effect: which kernel other is (SDPA's flash_fwd_kernel).
  */
 static void
-otherkernel(FILE *fp, const struct factor *f, const struct effect *ef,
+otherkernel(FILE *fp, const struct effect *ef,
     const struct reason *r)
 {
 	const struct group *k = fig(r->fig);
@@ -337,7 +337,7 @@ mdeffect(FILE *fp, const struct factor *f, const struct effect *ef)
 		ms(fp, ef->why[j].ms, 1);
 		putc(' ', fp);
 		reasonname(fp, ef->why[j].fig, 1);
-		otherkernel(fp, f, ef, &ef->why[j]);
+		otherkernel(fp, ef, &ef->why[j]);
 	}
 }
 

@@ -9,6 +9,8 @@
  *			fastest and explained by its categories; the
  *			verdict of each one's time account
  *	headline.c	the sentence the verdict opens with
+ *	grid.c		the configuration keys that vary, their values
+ *			and the configurations equal in every other key
  *	effects.c	what each configuration key does: its effects,
  *			interactions and cost per unit
  *	effectsput.c	those in summary.json, summary.md and effects.csv
@@ -291,9 +293,23 @@ double	 idlesplit(const struct conf *, int cause);
 void	 headline(FILE *, int md);
 void	 against(FILE *, const struct conf *);
 
+/* A matched pair: a row where a factor has both values a and b. */
+struct match {
+	size_t		 a, b;
+	const struct row *r;
+};
+
+/* grid.c */
+void	 gatherfactors(void);
+struct match *matches(const struct factor *, size_t *np);
+void	*rowof(struct groups *, const struct conf *, const struct group *k1,
+	    const struct group *k2);
+void	 addcell(struct row *, size_t v, size_t w, struct conf *);
+void	 sortcells(struct row *);
+struct conf *rowat(const struct row *, size_t v, size_t w);
+
 /* effects.c, effectsput.c */
 void	 effectsof(void);
-struct conf *rowat(const struct row *, size_t v, size_t w);
 void	 puteffectsjson(struct jsonw *);
 void	 puteffectsmd(FILE *);
 void	 puteffectscsv(FILE *);
