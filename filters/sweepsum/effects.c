@@ -38,6 +38,9 @@ tquantile(double df)
 
 	if (!(df > 0))
 		return NAN;
+	/* Past a million degrees of freedom t is the normal, to 6 digits. */
+	if (df > 1e6)
+		df = 1e6;
 	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
 		mid = (lo + hi) / 2;
 		if (student_p(mid, df) > ALPHA)
