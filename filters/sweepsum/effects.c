@@ -424,7 +424,8 @@ interact(struct factor *f, struct factor *g, size_t span, size_t *imax)
 		interval(in->logratio, se, in->df, &in->low, &in->high);
 		in->p = NAN;
 		if (se > 0 && !isnan(se))
-			in->p = student_p(in->logratio / se, in->df);
+			in->p = student_p(in->logratio / se,
+			    in->df > 1e6 ? 1e6 : in->df);
 		else if (se == 0)
 			in->p = in->logratio == 0 ? 1 : 0;
 	}
