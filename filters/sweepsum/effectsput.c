@@ -430,20 +430,22 @@ puteffectsmd(FILE *fp)
 		    toomany);
 	if (nfactors == 0)
 		return;
+	/* A sentence a line, in one paragraph: no line grows long. */
 	fputs("## What each setting does\n\n"
 	    "For each configuration key of two values or more, most "
 	    "influential first: the ratio of GPU spans from one value to "
-	    "the next, the geometric mean over the matched pairs "
+	    "the next,\nthe geometric mean over the matched pairs "
 	    "(configurations equal in every other key), with its ", fp);
 	fputs(method + 4, fp);
-	fputs("; beyond noise counts the pairs Welch's test tells apart "
-	    "(p < 0.05); then the categories of kernels and the parts of the "
-	    "GPU span (time_account.parts) that move most. An interaction is a t test of the difference "
-	    "of the log ratios at two values of another key, over the grid's "
-	    "2×2 squares. A cost per unit is the slope within the groups "
-	    "of configurations equal in every other key. Every pair of "
-	    "values and every figure is in summary.json (effects, "
-	    "interactions, scaling) and effects.csv.\n\n", fp);
+	fputs(";\nbeyond noise counts the pairs Welch's test tells apart "
+	    "(p < 0.05); then the categories of kernels and the parts of "
+	    "the GPU span (time_account.parts) that move most.\n"
+	    "An interaction is a t test of the difference of the log ratios "
+	    "at two values of another key, over the grid's 2×2 squares.\n"
+	    "A cost per unit is the slope within the groups of "
+	    "configurations equal in every other key.\n"
+	    "Every pair of values and every figure is in summary.json "
+	    "(effects, interactions, scaling) and effects.csv.\n\n", fp);
 	for (i = 0; i < nfactors; i++) {
 		f = &factors[i];
 		k = keyname(f);
