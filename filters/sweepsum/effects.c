@@ -19,6 +19,7 @@
 /* The p-value below which a difference is beyond noise. */
 #define ALPHA		0.05
 
+/* What is found here, as sweepsum.h describes it. */
 struct effect *effects;
 size_t neffects;
 struct interaction *interactions;
@@ -28,8 +29,8 @@ size_t nscalings;
 size_t *effectfigs;
 size_t neffectfigs;
 
-/* The value at tp of Student's t on df degrees of freedom that leaves
-   ALPHA / 2 above it: the half-width of a 95% interval, in errors. */
+/* The value of Student's t on df degrees of freedom that leaves ALPHA / 2
+   above it: the half-width of a 95% interval, in standard errors. */
 static double
 tquantile(double df)
 {

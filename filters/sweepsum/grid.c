@@ -18,6 +18,7 @@
    values; one of more, from each value to the next only. */
 #define MAXALLPAIRS	12
 
+/* The factors, as sweepsum.h describes them. */
 struct factor *factors;
 size_t nfactors;
 size_t toomany;
