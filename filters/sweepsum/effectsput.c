@@ -341,39 +341,77 @@ mdeffect(FILE *fp, const struct factor *f, const struct effect *ef)
 	}
 }
 
-/* The interactions of factor i on the span, as summary.md says them. */
+/* An interaction for a person: the effect at each value of the other key
+   and the test. */
+static void
+mdinteraction(FILE *fp, const struct interaction *in)
+{
+	const struct factor *f = &factors[in->factor], *by = &factors[in->by];
+
+	fputs("; ", fp);
+	mdvalue(fp, f, in->from);
+	fputs(" → ", fp);
+	mdvalue(fp, f, in->to);
+	fputs(" by ", fp);
+	mdtext(fp, keyname(by)->key, keyname(by)->keylen, MD_CELL);
+	fputs(": ", fp);
+	ratio(fp, in->ratioatfrom);
+	fputs(" at ", fp);
+	mdvalue(fp, by, in->atfrom);
+	fputs(", ", fp);
+	ratio(fp, in->ratioatto);
+	fputs(" at ", fp);
+	mdvalue(fp, by, in->atto);
+	if (isnan(in->p))
+		fputs(" (untested: single runs)", fp);
+	else {
+		fputs(in->p < ALPHA ? " (interaction beyond noise, " :
+		    " (consistent, ", fp);
+		pvalue(fp, in->p);
+		putc(')', fp);
+	}
+}
+
+/*
+ * The interactions of factor i on the span, as summary.md says them: of
+ * each other key, a single test in full; of several, those beyond noise
+ * in full and how many of the rest are consistent, so that a key of many
+ * values keeps a line a person reads.
+ */
 static void
 mdinteractions(FILE *fp, size_t i)
 {
 	const struct interaction *in;
-	const struct factor *by;
+	const struct group *k;
+	size_t j, n, beyond, untested;
 
-	for (in = interactions; in < interactions + ninteractions; in++) {
-		if (in->factor != i)
+	for (j = 0; j < nfactors; j++) {
+		n = beyond = untested = 0;
+		for (in = interactions; in < interactions + ninteractions;
+		    in++)
+			if (in->factor == i && in->by == j) {
+				n++;
+				beyond += in->p < ALPHA;
+				untested += isnan(in->p);
+			}
+		for (in = interactions; in < interactions + ninteractions;
+		    in++)
+			if (in->factor == i && in->by == j &&
+			    (n == 1 || in->p < ALPHA))
+				mdinteraction(fp, in);
+		if (n < 2 || n == beyond)
 			continue;
-		by = &factors[in->by];
-		fputs("; ", fp);
-		mdvalue(fp, &factors[i], in->from);
-		fputs(" → ", fp);
-		mdvalue(fp, &factors[i], in->to);
-		fputs(" by ", fp);
-		mdtext(fp, keyname(by)->key, keyname(by)->keylen, MD_CELL);
-		fputs(": ", fp);
-		ratio(fp, in->ratioatfrom);
-		fputs(" at ", fp);
-		mdvalue(fp, by, in->atfrom);
-		fputs(", ", fp);
-		ratio(fp, in->ratioatto);
-		fputs(" at ", fp);
-		mdvalue(fp, by, in->atto);
-		if (isnan(in->p))
-			fputs(" (untested: single runs)", fp);
-		else {
-			fputs(in->p < ALPHA ? " (interaction beyond noise, " :
-			    " (consistent, ", fp);
-			pvalue(fp, in->p);
-			putc(')', fp);
-		}
+		k = keyname(&factors[j]);
+		fputs(beyond > 0 ? "; the other " : "; ", fp);
+		fprintf(fp, "%zu by ", n - beyond);
+		mdtext(fp, k->key, k->keylen, MD_CELL);
+		if (untested == n - beyond)
+			fputs(" untested: single runs", fp);
+		else if (untested > 0)
+			fprintf(fp, " consistent (%zu untested: single runs)",
+			    untested);
+		else
+			fputs(" consistent (p ≥ 0.05)", fp);
 	}
 }
 
