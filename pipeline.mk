@@ -128,6 +128,8 @@
 # REPORTS/summary.md	for a person: a row per configuration, fastest
 #			first, times in ms; the kernels in other of each;
 #			the failed runs.
+# REPORTS/effects.csv	a row per effect of a configuration key on a figure,
+#			with its interval; see h3summary(1).
 # REPORTS/kernels.tsv	every run's kernels.tsv, each line after its run's
 #			name, under a line "# stamp STAMP", STAMP that of
 #			summary.json; made with the summary.
@@ -730,8 +732,8 @@ h3_deaderrs := $(if $(call h3_unsafe,$(TMPDIR)),,$(call h3_dead,$(wildcard \
 h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
 	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
-	$(h3_reports)/.interrupted.[0-9]* $(h3_reports)/.pages-*.[0-9]* \
-	$(h3_reports)/.fresh.[0-9]*) $(if \
+	$(h3_reports)/.effects.csv.[0-9]* $(h3_reports)/.interrupted.[0-9]* \
+	$(h3_reports)/.pages-*.[0-9]* $(h3_reports)/.fresh.[0-9]*) $(if \
 	$(call h3_unsafe,$(TMPDIR)),,$(wildcard \
 	$(or $(TMPDIR),/tmp)/h3prof.pages-*.[0-9]*))) $(h3_deaderrs))
 
@@ -989,7 +991,8 @@ $(foreach i,$(patsubst p%,%,$(filter p%,$(h3_stale))),$(eval \
     $$(h3_reports)/pages/$$(h3_name_$i).html: h3-force))
 
 h3_summaries := $(addprefix $(h3_reports)/summary.,json csv md) \
-	$(h3_reports)/groups.csv $(h3_reports)/kernels.tsv
+	$(h3_reports)/groups.csv $(h3_reports)/kernels.tsv \
+	$(h3_reports)/effects.csv
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \
 	$(h3_notracejsons) \
 	$(h3_summary) $(H3PROF_BIN)/sweepsum $(h3_lib) $(H3PROF_MK)

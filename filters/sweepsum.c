@@ -2,7 +2,7 @@
  * sweepsum: the summary of a sweep from the reports of its runs, as
  * h3summary(1) makes it: summary.json, summary.csv, groups.csv and
  * summary.md, with jq 1.6's numbers and strings, byte for byte what its
- * jq programs wrote, and kernels.tsv.  It holds the figures of every
+ * jq programs wrote, kernels.tsv and effects.csv.  It holds the figures of every
  * run, not its report: each report goes, written as summary.json will
  * hold it, to a scratch file that is copied in run order at the end.
  * See sweepsum(1).
@@ -50,7 +50,7 @@ static const char *dir;			/* -o */
 /* The outputs, their temporary files, and those made so far. */
 static const char *outnames[] = {
 	"summary.json", "summary.csv", "groups.csv", "summary.md",
-	"kernels.tsv"
+	"kernels.tsv", "effects.csv"
 };
 /* What a summary made again leaves behind: compares of the old one. */
 static const char *stalenames[] = { "compare.json", "compare.md" };
@@ -175,7 +175,8 @@ static void
 putoutputs(void)
 {
 	static void (*const put[NOUT])(FILE *) = { putsummaryjson,
-	    putsummarycsv, putgroupscsv, putsummarymd, putkernelstsv };
+	    putsummarycsv, putgroupscsv, putsummarymd, putkernelstsv,
+	    puteffectscsv };
 	char *path;
 	size_t i;
 
@@ -274,6 +275,7 @@ main(int argc, char *argv[])
 	group();
 	reduce();
 	judge();
+	effectsof();
 	if (clock_gettime(CLOCK_REALTIME, &now) == -1)
 		err(1, "clock_gettime");
 	snprintf(stamp, sizeof(stamp), "%016" PRIx64 "-%ld-%lld.%09ld",

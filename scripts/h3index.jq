@@ -202,6 +202,27 @@ page_head("h3prof: sweep"),
 	    lines("gp"; $labels),
 	    "undefine $gp") end
  else empty end),
+# Each key's effect on the GPU span, a row per pair of its values, most
+# influential key first, with its 95% interval where it has one, on a log
+# axis: summary.json's effects.
+([.effects[]? | select(.figure == "gpu_span_ns")] as $ef |
+ ($ef | length) as $n |
+ if $n == 0 then empty else
+	("<h2>What each setting does</h2>",
+	 "<p>The ratio of GPU spans from one value of a configuration key to another: the geometric mean over the configurations equal in every other key, with its 95% interval where it has one (a bar); 1 is no effect. summary.md says how each is made and what moved; every figure is in summary.json (effects) and effects.csv.</p>" |
+	    page_line),
+	chart("effects"; "effects"; 100 + 22 * $n;
+	    datablock("ef"; $ef | to_entries[] | [.key, .value.ratio,
+		(.value.low // .value.ratio), (.value.high // .value.ratio)]),
+	    "set logscale x",
+	    "set xlabel \"ratio of GPU spans, to / from\"",
+	    "set yrange [\($n):-1]",
+	    "set ytics (" + ([$ef | to_entries[] | "\("\(.value.key): \(.value.from) → \(.value.to)" | gp_quote) \(.key)"] | join(", ")) + ")",
+	    "set arrow from 1, graph 0 to 1, graph 1 nohead dt 2 lc rgb \"#999999\"",
+	    "set lmargin 36",
+	    "plot $ef using 2:1:3:4 with xerrorbars pt 7 ps 0.8 lc rgb \"#0072B2\"",
+	    "undefine $ef")
+ end),
 # The numeric settings of more than one value: for each, the GPU span
 # against it, a line per configuration of the other settings, and the
 # time of each category, a line per category and configuration of them.

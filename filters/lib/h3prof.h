@@ -189,6 +189,10 @@ const char	*rules_description(const struct rules *, size_t);
  */
 double	 welch_test(double mean1, double var1, double n1, double mean2,
 	    double var2, double n2, double *tp, double *dfp);
+/* The two-sided p-value of t on df degrees of freedom; that of an F of
+   d1 and d2 degrees of freedom (the chance of one as large or larger). */
+double	 student_p(double t, double df);
+double	 fisher_p(double f, double d1, double d2);
 
 /*
  * verdict.c: the verdict of a time account, one line by the rule

@@ -95,3 +95,17 @@ welch_test(double mean1, double var1, double n1, double mean2, double var2,
 	*dfp = df;
 	return betai(df / 2, 0.5, df / (df + t * t));
 }
+
+/* The two-sided p-value of Student's t on df degrees of freedom. */
+double
+student_p(double t, double df)
+{
+	return betai(df / 2, 0.5, df / (df + t * t));
+}
+
+/* The p-value of Fisher's F on d1 and d2 degrees of freedom, P(F' >= f). */
+double
+fisher_p(double f, double d1, double d2)
+{
+	return betai(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+}

@@ -35,7 +35,7 @@ csvfield(FILE *fp, const char *pre, const char *s, size_t len,
 	putc('"', fp);
 }
 
-static void
+void
 csvstring(FILE *fp, const char *s, size_t len)
 {
 	csvfield(fp, "", s, len, "");

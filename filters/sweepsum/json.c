@@ -182,6 +182,7 @@ putsummaryjson(FILE *fp)
 		jw_close(&jw, '}');
 	}
 	jw_close(&jw, ']');
+	puteffectsjson(&jw);
 	jw_close(&jw, '}');
 	putc('\n', fp);
 }

@@ -17,7 +17,7 @@
  * ^-?[0-9]+([.][0-9]+)?([eE][-+]?[0-9]+)?$, where $ may come before a
  * last newline, as Oniguruma's does.
  */
-static int
+int
 numeric(const char *s, size_t len)
 {
 	const char *end = s + len;

@@ -70,7 +70,7 @@ graphwarnings(FILE *fp)
  * list at its end, cut to 72 characters; ` as '.  Characters counted as
  * jq counts them, a byte that is not UTF-8 as one.
  */
-static void
+void
 shortname(FILE *fp, const char *s, size_t len)
 {
 	const char *end, *p, *at = NULL, *cut;
@@ -589,6 +589,7 @@ putsummarymd(FILE *fp)
 	headline(fp, 1);
 	fputs("\n\n", fp);
 	repeathint(fp);
+	puteffectsmd(fp);
 	if (confs.n > 0)
 		configurations(fp, cats, ncats);
 	if (ntimed > 1)

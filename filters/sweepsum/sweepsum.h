@@ -9,6 +9,11 @@
  *			fastest and explained by its categories; the
  *			verdict of each one's time account
  *	headline.c	the sentence the verdict opens with
+ *	grid.c		the configuration keys that vary, their values
+ *			and the configurations equal in every other key
+ *	effects.c	what each configuration key does: its effects,
+ *			interactions and cost per unit
+ *	effectsput.c	those in summary.json, summary.md and effects.csv
  *	json.c		summary.json
  *	csv.c		summary.csv and groups.csv
  *	md.c		summary.md
@@ -191,6 +196,102 @@ extern int scopesdiffer;		/* some report's is another */
 extern FILE *scratch;			/* the reports, as summary.json
 					   writes them */
 
+/* The parts of the time account, as figures begin. */
+#define PARTS		"time_account.parts."
+
+/* A value of a configuration key. */
+struct kvalue {
+	const struct entry *e;		/* as a group that has it holds it */
+	int		 isnum;		/* a number, or a string of one */
+	double		 num;
+};
+
+/* A configuration at a factor's value v (and another's w) in a row. */
+struct cell {
+	size_t		 v, w;		/* indices in the factors' values */
+	struct conf	*g;
+};
+
+/* The configurations equal in every key but a factor's (or two). */
+struct row {
+	struct group	 rest;		/* a hash of their key without it */
+	struct cell	*cells;		/* sorted by value */
+	size_t		 n, max;
+};
+
+/* A configuration key of two values or more, repeat keys aside. */
+struct factor {
+	size_t		 key;		/* index in keys */
+	size_t		 index;		/* among the factors by name */
+	struct kvalue	*vals;		/* sorted: numbers first */
+	size_t		 nvals;
+	int		 numeric;	/* every value a number */
+	int		 crossed;	/* some pair of values is matched */
+	struct groups	 rows;		/* struct row */
+	size_t		*valof;		/* the value of each group (by its
+					   index in confs), SIZE_MAX: none */
+	double		 influence;	/* the largest |log ratio| of the
+					   span over its pairs of values */
+};
+
+/* A category's or a part's difference in an effect's matched pairs. */
+struct reason {
+	size_t		 fig;
+	double		 ms;
+	size_t		 order;		/* of the figure, for ties */
+};
+
+/* The effect of a factor from one value to another on a figure. */
+struct effect {
+	size_t		 factor;	/* index in factors */
+	size_t		 from, to;	/* indices in its values, from < to */
+	size_t		 fig;
+	size_t		 figorder;	/* in effectfigs */
+	double		 logratio;	/* the mean log ratio over the pairs */
+	double		 ratio, low, high; /* and its 95% interval; NAN:
+					   none */
+	double		 df;
+	size_t		 pairs, tested, beyond;	/* matched, with repeats
+					   on both sides, beyond noise */
+	double		 largest, smallest;
+	const struct row *largestat, *smallestat;
+	struct reason	*why;		/* of the span, largest first */
+	size_t		 nwhy;
+};
+
+/* Whether a factor's effect on the span depends on another's value. */
+struct interaction {
+	size_t		 factor, by;	/* indices in factors */
+	size_t		 from, to;	/* values of factor, next in order */
+	size_t		 atfrom, atto;	/* values of by, next in order */
+	size_t		 squares;	/* 2x2 cells of the grid */
+	double		 ratioatfrom, ratioatto; /* factor's at each */
+	double		 logratio, ratio, low, high, df, p;
+};
+
+/* A factor's cost per unit on a figure. */
+struct scaling {
+	size_t		 factor, fig;
+	double		 per_unit, fixed, low, high, r2, df;
+	double		 pfit;		/* of the residuals against the
+					   repeats' noise; NAN: untested */
+	size_t		 points, rows;
+};
+
+extern struct factor *factors;		/* most influential first */
+extern size_t nfactors;
+extern struct effect *effects;		/* by factor, pair, figure */
+extern size_t neffects;
+extern struct interaction *interactions;
+extern size_t ninteractions;
+extern struct scaling *scalings;
+extern size_t nscalings;
+extern size_t *effectfigs;		/* the span, kernel time, the
+					   categories, the account's parts */
+extern size_t neffectfigs;
+extern size_t toomany;			/* keys that vary, where more than
+					   effects take; else 0 */
+
 /* read.c */
 void	 readlist(const char *path);
 int	 samescope(const struct scope *, const struct scope *);
@@ -214,6 +315,7 @@ double	 mean(const struct conf *, const char *fig);
 
 /* judge.c */
 void	 judge(void);
+int	 numeric(const char *, size_t);
 int	 category(const char *, size_t, size_t *namelen);
 size_t	*categories(size_t *np);
 double	 idlesplit(const struct conf *, int cause);
@@ -222,11 +324,34 @@ double	 idlesplit(const struct conf *, int cause);
 void	 headline(FILE *, int md);
 void	 against(FILE *, const struct conf *);
 
+/* A matched pair: a row where a factor has both values a and b. */
+struct match {
+	size_t		 a, b;
+	const struct row *r;
+};
+
+/* grid.c */
+void	 gatherfactors(void);
+struct match *matches(const struct factor *, size_t *np);
+void	*rowof(struct groups *, const struct conf *, const struct group *k1,
+	    const struct group *k2);
+void	 addcell(struct row *, size_t v, size_t w, struct conf *);
+void	 sortcells(struct row *);
+struct conf *rowat(const struct row *, size_t v, size_t w);
+
+/* effects.c, effectsput.c */
+void	 effectsof(void);
+void	 puteffectsjson(struct jsonw *);
+void	 puteffectsmd(FILE *);
+void	 puteffectscsv(FILE *);
+
 /* json.c, csv.c, md.c */
 void	 putsummaryjson(FILE *);
 void	 putsummarycsv(FILE *);
 void	 putgroupscsv(FILE *);
 void	 putsummarymd(FILE *);
+void	 shortname(FILE *, const char *, size_t);
+void	 csvstring(FILE *, const char *, size_t);
 
 /* util.c */
 char	*copy(const char *, size_t);
