@@ -113,7 +113,8 @@ all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
 # A rule's other outputs, and the ranges, which two rules of the chain
 # take, make keeps: named here, they are removed with the rest.
 .INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/$(h),memory \
-    device.facts ops export.facts ranges))
+    device.facts ops export.facts ranges gpu.facts kstream.facts gaps.facts \
+    idle.facts))
 
 empty :=
 tab := $(empty)	$(empty)
@@ -205,20 +206,18 @@ with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
 	$(BIN)/classify -x -r $(RULES) -o $@ $<
 
 # The filters of the GPU operations.  gapstat, account and timeline need
-# them sorted by start, as the readers write them.
-%/$(h)gpu.facts: %/$(h)gpu $(BIN)/tally
-	$(BIN)/tally -p gpu. -o $@ $<
+# them sorted by start, as the readers write them.  The counts of all
+# operations and, from the same pass (-S), of the kernels by stream.
+%/$(h)gpu.facts %/$(h)kstream.facts: %/$(h)gpu $(BIN)/tally
+	$(BIN)/tally -p gpu. -o $*/$(h)gpu.facts -P kstream. \
+	    -S $*/$(h)kstream.facts $<
 
-%/$(h)kstream.facts: %/$(h)gpu $(BIN)/tally
-	$(BIN)/tally -s -k kernel -p kstream. -o $@ $<
-
-%/$(h)gaps.facts: %/$(h)gpu $(BIN)/gapstat
-	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
-
-# The idle facts, and the idle gaps' bins of the page from the same pass.
-%/$(h)idle.facts %/$(h)gapbins.tsv: %/$(h)gpu $(BIN)/gapstat
-	$(BIN)/gapstat -u -q -B $*/$(h)gapbins.tsv -p idle. \
-	    -o $*/$(h)idle.facts $<
+# The launch gaps of the kernels and, from the same pass (-U), the idle
+# facts and the idle gaps' bins of the page.
+%/$(h)gaps.facts %/$(h)idle.facts %/$(h)gapbins.tsv: %/$(h)gpu \
+    $(BIN)/gapstat
+	$(BIN)/gapstat -k kernel -p gaps. -o $*/$(h)gaps.facts -P idle. \
+	    -U $*/$(h)idle.facts -B $*/$(h)gapbins.tsv $<
 
 # The kernel table of every kernel and the top.* facts, its first ten rows.
 %/$(h)top.facts %/$(h)kernels.tsv: %/$(h)gpu $(BIN)/topkernels
@@ -505,7 +504,9 @@ $(scopes:%=%/$(h)kernels.tsv): %/$(h)kernels.tsv: %/$(h)bystart
 
 # The filters that need the work in start order.  Idle in a scope of
 # ranges is idle inside it: the holes between its parts, merged in
-# (classify -s of the two), go with the work.
+# (classify -s of the two), go with the work; in a window, the launch gaps
+# and the idle gaps are of the same work, one pass (-U).
+ifneq ($(RANGE),)
 %/$(tag)/$(h)gaps.facts: %/$(tag)/$(h)bystart $(BIN)/gapstat
 	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
 
@@ -513,10 +514,16 @@ $(scopes:%=%/$(h)kernels.tsv): %/$(h)kernels.tsv: %/$(h)bystart
     $(BIN)/classify $(RULES)
 	$(BIN)/classify -s -x -r $(RULES) -o $@ -- $< $(sd)/$(h)outside
 
-%/$(tag)/$(h)idle.facts %/$(tag)/$(h)gapbins.tsv: \
-    %/$(tag)/$(h)$(if $(RANGE),idlein,bystart) $(BIN)/gapstat
+%/$(tag)/$(h)idle.facts %/$(tag)/$(h)gapbins.tsv: %/$(tag)/$(h)idlein \
+    $(BIN)/gapstat
 	$(BIN)/gapstat -u -q -B $(sd)/$(h)gapbins.tsv -p idle. \
 	    -o $(sd)/$(h)idle.facts $<
+else
+%/$(tag)/$(h)gaps.facts %/$(tag)/$(h)idle.facts %/$(tag)/$(h)gapbins.tsv: \
+    %/$(tag)/$(h)bystart $(BIN)/gapstat
+	$(BIN)/gapstat -k kernel -p gaps. -o $(sd)/$(h)gaps.facts -P idle. \
+	    -U $(sd)/$(h)idle.facts -B $(sd)/$(h)gapbins.tsv $<
+endif
 
 # The time account of the selected launch lines, without the copies'
 # bytes (the trace's memory lines are not the scope's).
