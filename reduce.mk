@@ -35,9 +35,10 @@
 # shell or two.
 #
 # How it is cut: one rule a filter, each writing its outputs with -o (or
-# -f, -B), which a filter puts in place whole or not at all, so that no
-# recipe needs a redirection and make execs every filter itself (a recipe
-# without shell syntax is run without /bin/sh).  What passes between the
+# -f, -B, -S, -U), which a filter puts in place whole or not at all, so
+# that no recipe needs a redirection and make execs every filter itself (a
+# recipe without shell syntax is run without /bin/sh).  tally and gapstat
+# each write two sets of facts from one pass over the GPU operations.  What passes between the
 # filters lies in hidden files of the run directory, .report.NAME (or
 # HIDDEN_PREFIX NAME: pipeline.mk gives each make its own, so that two
 # makes of one run at once keep apart): they are intermediate files of the
