@@ -36,20 +36,20 @@
 #
 # How it is cut: one rule a filter, each writing its outputs with -o (or
 # -f, -B, -S, -U), which a filter puts in place whole or not at all, so
-# that no recipe needs a redirection and make execs every filter itself (a
-# recipe without shell syntax is run without /bin/sh).  tally and gapstat
-# each write two sets of facts from one pass over the GPU operations.  What passes between the
-# filters lies in hidden files of the run directory, .report.NAME (or
-# HIDDEN_PREFIX NAME: pipeline.mk gives each make its own, so that two
-# makes of one run at once keep apart): they are intermediate files of the
-# chain, which make removes once the goals are made, and no pattern of
-# runs takes them.  The pair and the export have readers of their own,
-# and the rest is shared: of two pattern rules for one file make takes
-# the first whose prerequisites are there.  The few decisions made of the
-# facts (the span of the strip, a run without GPU work, several devices
-# or processes, CUDA graph launches, whether an export has NVTX ranges)
-# are make's, from $(file <) in a recipe, which make expands only once
-# its prerequisites are made.
+# that no recipe needs a redirection and make execs every filter itself
+# (a recipe without shell syntax is run without /bin/sh).  tally and
+# gapstat each write two sets of facts from one pass over the GPU
+# operations.  What passes between the filters lies in hidden files of the
+# run directory, .report.NAME (or HIDDEN_PREFIX NAME: pipeline.mk gives
+# each make its own, so that two makes of one run at once keep apart):
+# they are intermediate files of the chain, which make removes once the
+# goals are made, and no pattern of runs takes them.  The pair and the
+# export have readers of their own, and the rest is shared: of two
+# pattern rules for one file make takes the first whose prerequisites are
+# there.  The few decisions made of the facts (the span of the strip, a
+# run without GPU work, several devices or processes, CUDA graph
+# launches, whether an export has NVTX ranges) are make's, from $(file <)
+# in a recipe, which make expands only once its prerequisites are made.
 .DELETE_ON_ERROR:
 .SUFFIXES:
 SHELL := /bin/sh
