@@ -224,14 +224,17 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		usage(EXIT_USAGE);
 	/* -B's bins are those of -U's gaps where it is given. */
-	if (binpath != NULL)
-		(idlepath != NULL ? &idle : &gaps)->bins = 1;
+	if (binpath != NULL && idlepath != NULL)
+		idle.bins = 1;
+	else if (binpath != NULL)
+		gaps.bins = 1;
 	/* 10^((k + 1) / 10) rounded: the last, 10^18.9, is below 2^63. */
 	for (k = 0; k < NBINS; k++)
 		edge[k] = llround(pow(10, (k + 1) / 10.0));
 
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 1);
-	/* The idle gaps of -U are of every line: -k picks lines here. */
+	/* With -U every line is read, for the idle gaps; the loop below
+	   picks out -k's kind.  Without, the reader passes over the rest. */
 	if (idlepath == NULL)
 		in.kind = kind;
 	if (outpath != NULL)
@@ -257,6 +260,7 @@ main(int argc, char *argv[])
 	close_stdout();
 	return 0;
 }
+
 /* Status 0 is -h: the usage goes to stdout. */
 static _Noreturn void
 usage(int status)
