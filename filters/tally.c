@@ -186,6 +186,7 @@ main(int argc, char *argv[])
 {
 	struct interval iv;
 	struct ivin in;
+	/* The facts of -o (or stdout), and the kernels' facts of -S. */
 	struct facts all, kernels;
 	const char *prefix = "", *onlykind = NULL;
 	const char *outpath = NULL;	/* -o: the facts there, not stdout */
