@@ -12,7 +12,7 @@
 #	    [GPU_TRACE=path [KERNEL_TRACE=path] [NVTX_TRACE=path]] [-j N]
 #
 # Each run directory of RUNS gets report.json, kernels.tsv, strip.tsv and
-# gapbins.tsv, byte for byte those of h3report on the same paths, of its
+# gapbins.tsv (h3report's, which runs these rules for it), of its
 # traces: a CSV pair, GPU_CSV and KERNEL_CSV (CSV_PREFIXcuda_gpu_trace.csv
 # and CSV_PREFIXcuda_kern_exec_trace.csv, as newer nsys names them;
 # PREFIX_gputrace.csv and PREFIX_kernexectrace.csv, as 2022.4 does), with or
@@ -218,7 +218,7 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 
 # The readers of an export, to the same lines.  Its CUDA graph launches
 # (--cuda-graph-trace=graph), which no kernel table holds, count as GPU
-# operations of kind other, merged in by start, as h3report counts them:
+# operations of kind other, merged in by start, as h3facts counts them:
 # exportinfo -g -i, one pass, no shell.  Without any, the operations are
 # those read, under a second name (a hard link, no copy).
 %/$(h)launchlines: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
@@ -361,7 +361,7 @@ $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 # The NVTX facts: the ranges, of the pair's NVTX CSV or of the export
 # (none where it has no NVTX table, or an empty one); the launches of the
 # kernel-exec trace read again for their threads (which the launch API
-# intervals do not carry), only where there are ranges, as h3report reads
+# intervals do not carry), only where there are ranges, as h3facts reads
 # them; and inrange's join of the two, empty without ranges, which the
 # report takes as none.
 ifneq ($(NVTX_CSV),)
@@ -439,10 +439,9 @@ report_facts = %/$(h)source.facts %/$(h)gpu.facts \
 # is R, and make prefers the rule of the shorter stem).  The operations
 # are classified in launch order (classify -l), as tally and topkernels
 # read them (their figures are in first-seen order), and again sorted by
-# start (classify -s) for the filters that need that order: the files
-# h3report's filters read, as it sorts only where a first pass fails on
-# unsorted work.  No memory lines and no CUDA graph launches merged in:
-# those are of the whole trace, and h3report leaves them out of a scope.
+# start (classify -s) for the filters that need that order.  No memory
+# lines and no CUDA graph launches merged in: those are of the whole
+# trace, not of the scope.
 ifneq ($(tag),)
 scopes := $(runs:%=%/$(tag))
 # The scope's directory (of the stem R).
@@ -463,8 +462,7 @@ $(scopes):
 # which launched nothing, has none, which RANGE cannot scope by.  Ranges
 # and launches are sorted by start where a CSV is not (-s), as the
 # readers above sort theirs: a run out of order is scoped as the run in
-# order.  (h3report fails on ranges out of order, in inrange, and takes
-# the launches of a window in the CSV's order.)
+# order.
 no_ranges = $(if $(RANGE),$(call message,h3report: $(call \
     shownname,$(kexec_csv)): no NVTX ranges to scope by -R (an export$(,) \
     or an nvtx_pushpop_trace CSV beside the kernel-exec trace$(,) holds \
