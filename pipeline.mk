@@ -169,7 +169,8 @@
 # the index, is the first clause of summary.md's verdict, the fastest
 # configuration, and where summary.md and the index are (no index with
 # HTML=0).  V=1 prints the recipes instead, and make -s nothing but
-# errors.
+# errors.  HTML takes 1 or 0 and V 1 or 0 alone: another value is an
+# error that names it.
 #
 # A signal to make or to its process group (Ctrl-C's SIGINT, SIGTERM,
 # SIGHUP) ends every step under way at once and keeps nothing of it (a
@@ -288,8 +289,8 @@ h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
 # RANGES=): make says so, with the nearest setting, and does nothing.
 # (The environment is no command line: its variables are not looked at.)
 h3_settings := TRACES TRACES_FROM OUT REPORTS REPEAT_KEYS NSYS RANGE SKIP \
-    WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING H3PROF_BIN \
-    H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
+    WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING SCOPES \
+    H3PROF_BIN H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
     NSYS_FLAGS RUN CMD CONFIG SWEEP SWEEPDIR GPUS HOSTS HALT SWEEP_ENV \
     KEEP_TRACES SRUN SRUN_REDUCE
 h3_makes := MAKEFLAGS GNUMAKEFLAGS MAKEFILES MAKEOVERRIDES MAKESHELL SHELL \
@@ -343,6 +344,13 @@ $(foreach v,$(h3_slips),$(call h3_err,$v=$($v): no such setting$(if $(filter \
     $(MAKECMDGOALS),$(h3_goal)))) takes those pipeline.mk and sweep.mk \
     name (name your own makefile's in H3PROF_KNOWN))))
 endif
+# The switches take the values their manual gives them, no other (HTML=no
+# would draw the pages): HTML 1 or 0, V 1 or 0 (or empty).
+$(if $(filter-out x0 x1,x$(if $(filter undefined,$(origin HTML)),1,$(HTML))),$(call \
+    h3_err,HTML=$(HTML): no such value; give HTML=1 (the pages$(,) the \
+    default) or HTML=0 (none)))
+$(if $(filter-out x x0 x1,x$(V)),$(call h3_err,V=$(V): no such value; give \
+    V=1 (the recipes) or V=0 (a line a step$(,) the default)))
 h3_slipids := $(h3_errs)
 # The scope, checked before any run is reduced, and its directory's
 # name, h3_scopetag (see scope.mk); as report.inputs says it.
@@ -501,9 +509,13 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
     ($(notdir $(h3_pairs))); a run directory holds one: put each run in \
     its own)
 endef
+# An export beside the pair, of the same run (make profile leaves both),
+# is what reduce.mk reads: its calls of copies tell the account more.
 define h3_run_pair
-h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs))
-h3_chainargs := 'TRACEDIR=$(h3_tracedir)' $(if $(filter \
+h3_xport := $(if $(word 2,$(h3_sqls)),,$(h3_sqls))
+h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs)) $(h3_xport)
+h3_chainargs := 'TRACEDIR=$(h3_tracedir)'$(if $(h3_xport), 'SQLITE_NAME=$(notdir \
+    $(h3_xport))') $(if $(filter \
     %cuda_gpu_trace.csv,$(h3_pairs)),'CSV_PREFIX=$(patsubst \
     $(h3_d)/%cuda_gpu_trace.csv,%,$(h3_pairs))','GPU_CSV=$(notdir \
     $(h3_pairs))' 'KERNEL_CSV=$(notdir $(call h3_kmate,$(h3_pairs)))' \
@@ -1068,6 +1080,7 @@ include $(H3PROF_DIR)sweep.mk
 # --- make compare ----------------------------------------------------------------
 #
 #	make compare BASE=dir NEW=dir [TOLERANCE=file] [ALPHA=p] [MISSING=ok]
+#		[SCOPES=differ]
 #
 # compares two reports directories of make reports (or two run
 # directories, each holding a report.json and kernels.tsv) configuration
@@ -1078,16 +1091,20 @@ include $(H3PROF_DIR)sweep.mk
 # is a file of per-figure tolerances and ALPHA the significance level
 # (default 0.05); see h3compare(1) and figdiff(1).  A configuration of
 # BASE missing in NEW fails the gate too, unless MISSING=ok; one only in
-# NEW is listed.  Runs are grouped in configurations as REPEAT_KEYS says
-# in run directories; a reports directory keeps the groups of its
-# summary.  h3compare exits 1 for a failed gate and 2 for bad usage or an
-# unreadable input; make, as for any failed recipe, exits 2 for both and
-# names h3compare's status in its message (Error 1, Error 2).  It builds
-# figdiff first in a checkout (its Makefile has the rule; installed, the
-# filter is there).
+# NEW is listed.  So do a figure that gates in BASE and is missing in
+# NEW's runs, no configuration compared, and BASE and NEW of two scopes
+# (RANGE, SKIP, WINDOW), unless SCOPES=differ.  Each setting given is
+# passed with its $(origin), which compare.md names.  Runs are grouped
+# in configurations as REPEAT_KEYS says in run directories; a reports
+# directory keeps the groups of its summary.  h3compare exits 1 for a
+# failed gate and 2 for bad usage or an unreadable input; make, as for
+# any failed recipe, exits 2 for both and names h3compare's status in
+# its message (Error 1, Error 2).  It builds figdiff first in a checkout
+# (its Makefile has the rule; installed, the filter is there).
 
 h3_compare := $(H3PROF_SCRIPTS)/h3compare
 MISSING ?=
+SCOPES ?=
 
 compare: $(H3PROF_BIN)/figdiff
 	$(if $(and $(BASE),$(NEW)),,@echo 'pipeline.mk: make compare needs \
@@ -1100,9 +1117,14 @@ compare: $(H3PROF_BIN)/figdiff
 	$(if $(filter-out ok,$(MISSING)),$(error MISSING="$(MISSING)": \
 	    MISSING=ok lets configurations of BASE be missing in NEW; \
 	    without it they fail the gate))
+	$(if $(filter-out differ,$(SCOPES)),$(error SCOPES="$(SCOPES)": \
+	    SCOPES=differ lets BASE and NEW be of different scopes; without \
+	    it they fail the gate))
 	@$(call h3_echo,compare)H3PROF_BIN='$(H3PROF_BIN)' '$(h3_compare)' -r '$(REPEAT_KEYS)' \
 	    $(if $(TOLERANCE),-t '$(TOLERANCE)') $(if $(ALPHA),-a '$(ALPHA)') \
-	    $(if $(MISSING),-m) -- '$(BASE)' '$(NEW)'
+	    $(if $(MISSING),-m) $(if $(SCOPES),-d) $(foreach v,TOLERANCE ALPHA \
+	    MISSING SCOPES REPEAT_KEYS,$(if $($v),-o '$v=$(origin $v)')) \
+	    -- '$(BASE)' '$(NEW)'
 
 h3_quiet_compare = '  COMPARE %s against %s\n' '$(NEW)' '$(BASE)'
 

@@ -18,13 +18,18 @@
 # PREFIX_gputrace.csv and PREFIX_kernexectrace.csv, as 2022.4 does), with or
 # without NVTX_CSV (CSV_PREFIXnvtx_pushpop_trace.csv; empty: none); or,
 # in its place, an nsys SQLite export, SQLITE_NAME, with NVTX ranges or
-# without (the pair wins where there are both).  The traces are beside
-# the products, or in TRACEDIR (for one run: pipeline.mk reduces each run
-# by a make of its own).  The run's name is RUN_NAME, or the last part of
-# its directory's path, and its configuration file RUN_CONFIG (runconfig
-# -c), if any.  dev/makerun.mk runs it on run directories; pipeline.mk,
-# for each run it reduces; h3report, for the run of the traces it is
-# given, named in GPU_TRACE, KERNEL_TRACE and NVTX_TRACE (see below).
+# without.  Where there are both, of one run (make profile leaves both),
+# the GPU operations and memory lines are the pair's, and so the
+# reference figures, and the launch lines, NVTX ranges, devices and
+# processes the export's: its launch calls of copies and memsets, which
+# the kernel-exec trace lacks, tell the time account why the GPU waited
+# before them.  The traces are beside the products, or in TRACEDIR (for
+# one run: pipeline.mk reduces each run by a make of its own).  The run's
+# name is RUN_NAME, or the last part of its directory's path, and its
+# configuration file RUN_CONFIG (runconfig -c), if any.  dev/makerun.mk
+# runs it on run directories; pipeline.mk, for each run it reduces;
+# h3report, for the run of the traces it is given, named in GPU_TRACE,
+# KERNEL_TRACE and NVTX_TRACE (see below).
 #
 # RANGE, SKIP and WINDOW scope the reports as in pipeline.mk (see there),
 # each run's h3report -R RANGE [-s SKIP] or -w WINDOW: the GPU work
@@ -121,6 +126,29 @@ all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
 empty :=
 tab := $(empty)	$(empty)
 , := ,
+space := $(empty) $(empty)
+
+# The filters' messages name the trace that a hidden file was made of,
+# not the hidden file, which is gone once the run is made: make puts in
+# each filter's environment (no process) H3PROF_SOURCES, NAME<tab>TRACE
+# pairs (filters/lib's source_name), of the run of the recipe, R (of the
+# stem R, or R/TAG), its pair's traces or else its export, each as the
+# caller named it where it did (GPU_TRACE, KERNEL_TRACE, NVTX_TRACE).
+source_dir = $(subst %,$(if $(tag),$(patsubst %/$(tag),%,$*),$*),$(at))
+# $(call source,NAME,GIVEN): the run's trace NAME of a pair (GIVEN, if
+# given), or its export.
+source = $(if $(wildcard $(source_dir)$(GPU_CSV)),$(or $2,$(call \
+    shown,$(source_dir)$1)),$(or $(GPU_TRACE),$(call \
+    shown,$(source_dir)$(SQLITE_NAME))))
+# $(call sources,NAMES,TRACE): NAME<tab>TRACE<tab> for each hidden file
+# of NAMES (one space apart), which TRACE may hold spaces.
+sources = $(h)$(subst $(space),$(tab)$2$(tab)$(h),$1)$(tab)$2$(tab)
+export H3PROF_SOURCES = $(call sources,raw ops memory gpu bystart \
+    idlein,$(call source,$(GPU_CSV),$(GPU_TRACE)))$(call \
+    sources,launchlines launches selected,$(call \
+    source,$(KERNEL_CSV),$(KERNEL_TRACE)))$(call sources,ranges \
+    outside,$(call source,$(NVTX_CSV),$(NVTX_TRACE)))
+
 # $(call fact,KEY,FILE): the value of KEY in the fact file FILE (one word).
 fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
 # $(call devices,FILE): how many devices account's -d facts in FILE name
@@ -175,7 +203,10 @@ message = printf '%s\n' $(call quote,$1) >&2; exit 1
 # pipeline.mk has it: it removes them itself where the run fails, and a
 # summary made meanwhile (by another make of the sweep) reads them.
 KEEP_OLD ?=
-old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(@D)/%)))
+old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(product_dir)/%)))
+# Where the products of the start $@ go: its directory, but for the
+# start of a run a scoped make reads, whose products are not its own.
+product_dir = $(if $(tag),$(filter %/$(tag),$(@D)),$(@D))
 start = $(file >$@)$(if $(old_products),rm -f -- $(old_products))
 %/$(h)start:
 	$(start)
@@ -200,7 +231,8 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 .INTERMEDIATE: $(foreach r,$(runs) $(if $(tag),$(runs:%=%/$(tag))),\
     $(addprefix $r/$(h),start $(pages)))
 
-# The readers: each trace read once, its lines written in start order,
+# The readers: each trace read once (the export's launch lines first,
+# where a run holds both), its lines written in start order,
 # sorted where the trace is not (-s).  The launch lines of the kernel-exec
 # trace, in place of its launch API intervals (-L), whose facts the
 # account gives; the GPU operations with the memory lines of the copies,
@@ -208,14 +240,7 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 # .report.raw of a pair, .report.export.facts of an export), which says
 # so where the trace is broken: a failed run tells its error once, even
 # under -j -k.
-%/$(h)launchlines: $(at)$(KERNEL_CSV) $(BIN)/csv2intervals %/$(h)start \
-    | %/$(h)raw
-	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_arg)
-
-%/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) $(BIN)/csv2intervals %/$(h)start
-	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
-	    -- $(gpu_arg)
-
+#
 # The readers of an export, to the same lines.  Its CUDA graph launches
 # (--cuda-graph-trace=graph), which no kernel table holds, count as GPU
 # operations of kind other, merged in by start, as h3facts counts them:
@@ -234,6 +259,17 @@ pages := kernels.tsv strip.tsv gapbins.tsv
     %/$(h)start
 	$(BIN)/exportinfo -o $@ -- $(export_arg)
 
+# The readers of a pair.
+%/$(h)launchlines: $(at)$(KERNEL_CSV) $(BIN)/csv2intervals %/$(h)start \
+    | %/$(h)raw
+	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_arg)
+
+%/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) $(BIN)/csv2intervals %/$(h)start
+	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
+	    -- $(gpu_arg)
+
+# The export's operations, where the pair's are not (a rule after the
+# pair's: its prerequisite, named .INTERMEDIATE, would win it otherwise).
 has_graphs = $(call fact,graphs.launches,$*/$(h)export.facts)
 with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_arg)
 %/$(h)raw: %/$(h)ops %/$(h)export.facts $(BIN)/exportinfo
@@ -364,23 +400,23 @@ $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 # intervals do not carry), only where there are ranges, as h3facts reads
 # them; and inrange's join of the two, empty without ranges, which the
 # report takes as none.
+%/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/$(h)start \
+    | %/$(h)export.facts
+	$(BIN)/nvtxranges -o $@ -- $(export_arg)
+
 ifneq ($(NVTX_CSV),)
 %/$(h)ranges: $(at)$(NVTX_CSV) $(BIN)/nvtxranges %/$(h)start | %/$(h)raw
 	$(BIN)/nvtxranges -o $@ -- $(nvtx_arg)
 endif
 
-%/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/$(h)start \
-    | %/$(h)export.facts
-	$(BIN)/nvtxranges -o $@ -- $(export_arg)
-
 # $(call launches,TRACE): the recipe of the launches of TRACE.
 launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
     >$@))
-%/$(h)launches: %/$(h)ranges $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
-	$(call launches,$(kexec_arg))
-
 %/$(h)launches: %/$(h)ranges $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
 	$(call launches,$(export_arg))
+
+%/$(h)launches: %/$(h)ranges $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
+	$(call launches,$(kexec_arg))
 
 %/$(h)nvtx.facts: %/$(h)ranges %/$(h)launches $(BIN)/inrange \
     $(RULES)
@@ -395,12 +431,13 @@ $(nvtx_runs:%=%/strip.tsv): %/strip.tsv: %/$(h)nvtx.facts
 $(nvtx_runs:%=%/gapbins.tsv): %/gapbins.tsv: %/$(h)nvtx.facts
 
 facts = source gpu gaps idle kstream top account
-# $(call report,TRACE,EXPORTFACTS): the recipe of the report, made last,
-# of the facts in the products' directory, $(@D) (R, or R/TAG):
-# with it reportjson puts the page's products in place (-p), all with the
-# time of the start (-s), the report last, which says that all are done;
-# a run that fails before leaves none of them.  A run without GPU
-# operations has no span to report, and a trace of several devices or
+# $(call report,TRACE,EXPORTFACTS[,NOWORK]): the recipe of the report,
+# made last, of the facts in the products' directory, $(@D) (R, or
+# R/TAG): with it reportjson puts the page's products in place (-p), all
+# with the time of the start (-s), the report last, which says that all
+# are done; a run that fails before leaves none of them.  A run without
+# GPU operations has no span to report (the recipe of the variable
+# named NOWORK says so, if given), and a trace of several devices or
 # processes, or of graph launches, says so: only then does the recipe
 # need a shell.  The device facts (and the export's) are in the report
 # where they tell something: several devices or processes, or graphs.
@@ -411,8 +448,8 @@ report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     -o $(@D)/report.json $(facts:%=$(@D)/$(h)%.facts) \
     $(filter $(@D)/$(h)nvtx.facts $(@D)/$(h)scope.facts,$^) \
     $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
-    $(@D)/$(h)device.facts $2) $(@D)/$(h)config.facts,$(call \
-    message,h3report: $1: no GPU operations in the trace))
+    $(@D)/$(h)device.facts $2) $(@D)/$(h)config.facts,$(if $3,$($3),$(call \
+    message,h3report: $1: no GPU operations in the trace)))
 
 # The report and the page's products: one rule of four targets, so that
 # make, interrupted while it runs, removes all that it put in place.
@@ -421,35 +458,39 @@ report_facts = %/$(h)source.facts %/$(h)gpu.facts \
     %/$(h)top.facts %/$(h)account.facts %/$(h)device.facts \
     %/$(h)config.facts $(addprefix %/$(h),$(pages)) %/$(h)start \
     $(BIN)/reportjson $(RULES)
-%/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: \
-    $(at)$(GPU_CSV) $(report_facts)
-	$(call report,$(call shownname,$(gpu_csv)))
-
 %/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: $(at)$(SQLITE_NAME) \
     %/$(h)export.facts %/$(h)nvtx.facts $(report_facts)
 	$(call report,$(call shownname,$(export_db)),$*/$(h)export.facts)
 
+%/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: \
+    $(at)$(GPU_CSV) $(report_facts)
+	$(call report,$(call shownname,$(gpu_csv)))
+
 # --- The rules of a scope ----------------------------------------------
 #
-# A scoped run R is reduced in R/TAG, as h3report -R or -w reduces it:
-# the GPU work of the launch lines selected (inrange -l for RANGE,
-# inwindow for WINDOW) takes the place of the traces.  Its files in R/TAG
-# are named as a run's are in R, so that the rules above make the facts
-# that do not depend on the scope (their stem is R/TAG; these rules' stem
-# is R, and make prefers the rule of the shorter stem).  The operations
-# are classified in launch order (classify -l), as tally and topkernels
-# read them (their figures are in first-seen order), and again sorted by
-# start (classify -s) for the filters that need that order.  No memory
-# lines and no CUDA graph launches merged in: those are of the whole
-# trace, not of the scope.
+# A scoped run R is reduced in R/TAG, as h3report -R or -w reduces it.
+# Its files in R/TAG are named as a run's are in R, so that the rules
+# above make the facts that do not depend on the scope (their stem is
+# R/TAG; these rules' stem is R, and make prefers the rule of the shorter
+# stem).  WINDOW takes the run's GPU operations that start in the window,
+# with their memory lines and launch lines, of R's files (inwindow): all
+# else is as for the run.  RANGE takes the GPU work of the launch lines
+# launched in the ranges (inrange -l), an export's copies and memsets
+# among them (a CSV pair's kernel-exec trace has kernels only): the
+# operations are classified in launch order (classify -l), as tally and
+# topkernels read them (their figures are in first-seen order), and
+# again sorted by start (classify -s) for the filters that need that
+# order.  No memory lines and no CUDA graph launches merged in: those
+# are of the whole trace, not of a scope of ranges.
 ifneq ($(tag),)
 scopes := $(runs:%=%/$(tag))
 # The scope's directory (of the stem R).
 sd = $*/$(tag)
 .INTERMEDIATE: $(foreach s,$(scopes),$(addprefix $s/$(h),ranges \
-    launches selected outside gpu bystart idlein source.facts gpu.facts \
-    gaps.facts idle.facts kstream.facts top.facts account.facts \
-    device.facts config.facts nvtx.facts scope.facts export.facts))
+    launches selected outside gpu memory launchlines bystart idlein \
+    source.facts gpu.facts gaps.facts idle.facts kstream.facts top.facts \
+    account.facts device.facts config.facts nvtx.facts scope.facts \
+    export.facts))
 
 $(scopes):
 	mkdir -p -- $@
@@ -488,9 +529,9 @@ $(skipped:%=%/$(tag)/$(h)ranges): %/$(tag)/$(h)ranges: \
 # none, before they are read, as h3report fails.
 # $(call scope_launches,TRACE,NVTX): the recipe of the launches of TRACE
 # (as the filter is given it), its ranges of NVTX (as a message shows it).
-scope_launches = $(if $(if $(RANGE),$(file <$<),all),$(BIN)/nvtxranges \
-    -s -t launch -o $@ -- $1,$(call message,h3report: $2: no NVTX ranges \
-    to scope by -R))
+scope_launches = $(if $(file <$<),$(BIN)/nvtxranges -s -t launch -o $@ -- \
+    $1,$(if $(RANGE),$(call message,h3report: $2: no NVTX ranges to scope \
+    by -R),$(file >$@)))
 %/$(tag)/$(h)launches: %/$(tag)/$(h)ranges \
     $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
 	$(call scope_launches,$(kexec_arg),$(call shownname,$(nvtx_csv)))
@@ -504,7 +545,7 @@ $(skipped:%=%/$(tag)/$(h)launches): %/$(tag)/$(h)launches: \
 	$(file >$@)
 
 # The work of the scope, and with RANGE the holes between its parts,
-# which idle gaps must not span; with WINDOW, the window's facts.
+# which idle gaps must not span.
 ifneq ($(RANGE),)
 %/$(tag)/$(h)selected %/$(tag)/$(h)outside: %/$(tag)/$(h)ranges \
     %/$(tag)/$(h)launches $(BIN)/inrange $(RULES)
@@ -515,17 +556,6 @@ ifneq ($(RANGE),)
 no_work = printf "h3report: no GPU work launched in the NVTX ranges \
     matching '%s'%s\n" '$(RANGE)' '$(if $(SKIP), after the first $(SKIP))' \
     >&2; exit 1
-else
-%/$(tag)/$(h)selected: %/$(tag)/$(h)launches $(BIN)/inwindow
-	$(BIN)/inwindow -w $(WINDOW) -o $@ -- $<
-
-%/$(tag)/$(h)scope.facts: %/$(tag)/$(h)launches \
-    %/$(tag)/$(h)selected $(BIN)/inwindow
-	$(BIN)/inwindow -f -w $(WINDOW) -o $@ -- $<
-
-no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
-    $(WINDOW)' >&2; exit 1
-endif
 
 # Its operations, kernels classified, in launch order.
 %/$(tag)/$(h)gpu: %/$(tag)/$(h)selected $(BIN)/classify $(RULES)
@@ -543,9 +573,7 @@ $(scopes:%=%/$(h)kernels.tsv): %/$(h)kernels.tsv: %/$(h)bystart
 
 # The filters that need the work in start order.  Idle in a scope of
 # ranges is idle inside it: the holes between its parts, merged in
-# (classify -s of the two), go with the work; in a window, the launch gaps
-# and the idle gaps are of the same work, one pass (-U).
-ifneq ($(RANGE),)
+# (classify -s of the two), go with the work.
 %/$(tag)/$(h)gaps.facts: %/$(tag)/$(h)bystart $(BIN)/gapstat
 	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
 
@@ -557,12 +585,6 @@ ifneq ($(RANGE),)
     $(BIN)/gapstat
 	$(BIN)/gapstat -u -q -B $(sd)/$(h)gapbins.tsv -p idle. \
 	    -o $(sd)/$(h)idle.facts $<
-else
-%/$(tag)/$(h)gaps.facts %/$(tag)/$(h)idle.facts %/$(tag)/$(h)gapbins.tsv: \
-    %/$(tag)/$(h)bystart $(BIN)/gapstat
-	$(BIN)/gapstat -k kernel -p gaps. -o $(sd)/$(h)gaps.facts -P idle. \
-	    -U $(sd)/$(h)idle.facts -B $(sd)/$(h)gapbins.tsv $<
-endif
 
 # The time account of the selected launch lines, without the copies'
 # bytes (the trace's memory lines are not the scope's).
@@ -579,15 +601,40 @@ endif
 	    -l $(or $(call fact,gpu.span_ns,$(sd)/$(h)gpu.facts),0) \
 	    -o $@ -- $<
 
-# The ranges' facts: with RANGE, each instance of the matching names and
-# the scope; with WINDOW, of the launches in it, empty (none) where the
-# run has no ranges.
-ifneq ($(RANGE),)
+# The ranges' facts: each instance of the matching names and the scope.
 %/$(tag)/$(h)nvtx.facts: %/$(tag)/$(h)ranges \
     %/$(tag)/$(h)launches $(BIN)/inrange $(RULES)
 	$(BIN)/inrange -x -r $(RULES) -m '$(RANGE)' -s $(or $(SKIP),0) \
 	    -o $@ -- $< $(sd)/$(h)launches
 else
+# A window keeps every GPU operation that starts in it, copies, memsets
+# and graph launches too, of the run's own, classified, in start order:
+# the operations, their memory lines and their launch lines, each taken
+# by inwindow from the run's, R's (of the stem R).  The rules of the run
+# above make the rest of them, as of the whole run: a window of 0%:100%
+# is the run.
+%/$(tag)/$(h)gpu: %/$(h)gpu $(BIN)/inwindow
+	$(BIN)/inwindow -w $(WINDOW) -o $@ -- $<
+
+%/$(tag)/$(h)memory: %/$(h)gpu %/$(h)memory $(BIN)/inwindow
+	$(BIN)/inwindow -w $(WINDOW) -o $@ -- $< $*/$(h)memory
+
+%/$(tag)/$(h)launchlines: %/$(h)gpu %/$(h)launchlines $(BIN)/inwindow
+	$(BIN)/inwindow -l -w $(WINDOW) -o $@ -- $< $*/$(h)launchlines
+
+%/$(tag)/$(h)scope.facts: %/$(h)gpu $(BIN)/inwindow
+	$(BIN)/inwindow -f -w $(WINDOW) -o $@ -- $<
+
+no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
+    $(WINDOW)' >&2; exit 1
+
+# The ranges' facts, of the launches in the window, empty (none) where
+# the run has no ranges (and no launches read).
+%/$(tag)/$(h)selected: %/$(tag)/$(h)ranges %/$(tag)/$(h)launches \
+    %/$(h)gpu $(BIN)/inwindow
+	$(if $(file <$<),$(BIN)/inwindow -l -w $(WINDOW) -o $@ -- \
+	    $*/$(h)gpu $(sd)/$(h)launches,$(file >$@))
+
 %/$(tag)/$(h)nvtx.facts: %/$(tag)/$(h)ranges \
     %/$(tag)/$(h)selected $(BIN)/inrange $(RULES)
 	$(if $(file <$<),$(BIN)/inrange -x -r $(RULES) -o $@ -- $< \
@@ -630,7 +677,7 @@ scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
 %/$(tag)/report.json %/$(tag)/kernels.tsv %/$(tag)/strip.tsv \
     %/$(tag)/gapbins.tsv: $(subst %/,%/$(tag)/,$(report_facts)) \
     %/$(tag)/$(h)nvtx.facts $(if $(WINDOW),%/$(tag)/$(h)scope.facts)
-	$(call report,$(scope_trace),$(scope_exportfacts))
+	$(call report,$(scope_trace),$(scope_exportfacts),no_work)
 endif
 
 # What is pipeline.mk's, of the make of these rules it runs for a run:

@@ -22,7 +22,8 @@ endif
 endif
 ifneq ($(RANGE),)
 ifneq ($(WINDOW),)
-$(error RANGE and WINDOW: a report is scoped by ranges or by time, not both)
+$(error RANGE=$(RANGE) and WINDOW=$(WINDOW): a report is scoped by ranges \
+    or by time, not both)
 endif
 endif
 # SKIP is digits, at most 18, as every count of h3prof (64 bits).

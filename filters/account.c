@@ -38,8 +38,10 @@ static const char *const memkind[NCLS] = {
 	[C_PEER] = "peer", [C_MEMCPY] = "other", [C_MEMSET] = "memset"
 };
 
-/* Why the GPU was idle, from the call of the operation ending the gap. */
-enum cause { I_HOST, I_LAUNCH, I_QUEUED, I_UNKNOWN, NCAUSE };
+/* Why the GPU was idle, from the call of the operation ending the gap:
+   the library's causes of gaps, which the verdict reads. */
+enum cause { I_HOST = GAP_HOST, I_LAUNCH = GAP_LAUNCH, I_QUEUED = GAP_QUEUED,
+	I_UNKNOWN = GAP_UNKNOWN, NCAUSE = NGAPCAUSE };
 static const char *const causename[NCAUSE] = {
 	"idle_host", "idle_launch", "idle_queued", "idle_unknown"
 };
@@ -57,6 +59,11 @@ struct timeline {
 	int64_t		 front[NCLS];
 	int64_t		 part[NCLS];
 	int64_t		 idle[NCAUSE];
+	/* The idle gaps by length (verdict.c's) and cause: their time and
+	   number, and the longest, where it starts. */
+	int64_t		 gap_ns[NGAPLEN][NCAUSE];
+	int64_t		 gap_count[NGAPLEN][NCAUSE];
+	int64_t		 longest_gap, longest_gap_at;
 	int64_t		 comm_union;	/* time any communication ran */
 	int64_t		 busy_start;	/* the kernel busy interval open */
 	int64_t		 busy_end;
@@ -259,8 +266,8 @@ idnum(const char *s, const struct lines *l, const char *what)
 	if (strcmp(s, "-") == 0)
 		return -1;
 	if (strlen(s) > MAXID || parse_ns(s, &v) == -1)
-		errx(1, "%s:%lu: %s \"%.40s\" is not a number or -", l->path,
-		    l->lineno, what, s);
+		errx(1, "%s: %s \"%.40s\" is not a number or -", lines_at(l),
+		    what, s);
 	return v;
 }
 
@@ -279,7 +286,7 @@ stream_find(const char *device, const char *stream, const struct lines *l)
 	p = stpcpy(p, stream);
 	s = groups_get(&streams, key, p - key);
 	if (streams.n > MAXSTREAMS)
-		errx(1, "%s:%lu: more than %d streams", l->path, l->lineno,
+		errx(1, "%s: more than %d streams", lines_at(l),
 		    MAXSTREAMS);
 	return s;
 }
@@ -380,8 +387,8 @@ classof(enum kind kind, const char *category, const char *n,
 		return C_MEMCPY;
 	}
 	if (kind == K_LAUNCH)
-		errx(1, "%s:%lu: a launch interval among the GPU operations",
-		    l->path, l->lineno);
+		errx(1, "%s: a launch interval among the GPU operations",
+		    lines_at(l));
 	return C_OTHER;
 }
 
@@ -416,6 +423,25 @@ busy_add(struct timeline *t, int64_t start, int64_t end)
 }
 
 /*
+ * An idle gap of len ns of cause why, starting at the cursor: the whole
+ * gap, as advance() finds none but between two operations.
+ */
+static void
+gap_add(struct timeline *t, int64_t len, enum cause why)
+{
+	enum gaplen g = len < VERDICT_SHORT_GAP_NS ? GAP_SHORT :
+	    len < VERDICT_LONG_GAP_NS ? GAP_MEDIUM : GAP_LONG;
+
+	t->idle[why] += len;
+	t->gap_ns[g][why] += len;
+	t->gap_count[g][why]++;
+	if (len > t->longest_gap) {
+		t->longest_gap = len;
+		t->longest_gap_at = t->cursor;
+	}
+}
+
+/*
  * Give the time from the cursor to `to' to the classes that run then,
  * the first in precedence taking each ns; what none runs in is idle of
  * the cause given.
@@ -437,7 +463,7 @@ advance(struct timeline *t, int64_t to, enum cause why)
 					next = t->front[k];
 			}
 		if (top == -1) {
-			t->idle[why] += to - t->cursor;
+			gap_add(t, to - t->cursor, why);
 			t->cursor = to;
 			return;
 		}
@@ -657,8 +683,8 @@ op_next(struct ivin *in, struct op *op)
 slow:
 	ivin_parse(in, line, len, iv);
 	if (!iv->full)
-		errx(1, "%s:%lu: a bare line: account needs full interval "
-		    "lines", in->in.path, in->in.lineno);
+		errx(1, "%s: a bare line: account needs full interval "
+		    "lines", lines_at(&in->in));
 	op->device = idnum(iv->device, &in->in, "device");
 	op->kind = kindof(iv->kind, strlen(iv->kind));
 	op->plain = 0;
@@ -803,8 +829,8 @@ launches_upto(struct launches *lr, int64_t t)
 		    memcmp(la.thread, callthread, lathreadlen) != 0))
 			call_done(lr);
 		if (lathreadlen >= sizeof(callthread))
-			errx(1, "%s:%lu: thread \"%.40s\" too long",
-			    lr->in.path, lr->in.lineno, la.thread);
+			errx(1, "%s: thread \"%.40s\" too long",
+			    lines_at(&lr->in), la.thread);
 		if (!laplain) {
 			lap.device = idnum(la.op.device, &lr->in, "device");
 			lap.stream = idnum(la.op.stream, &lr->in, "stream");
@@ -962,25 +988,24 @@ read_memory(const char *path)
 	lines_open(&in, path);
 	while ((line = lines_next(&in, &len)) != NULL) {
 		if (in.eof)
-			errx(1, "%s:%lu: no newline at the end of the input: "
-			    "is it cut short?", in.path, in.lineno);
+			errx(1, "%s: no newline at the end of the input: "
+			    "is it cut short?", lines_at(&in));
 		for (i = 0; i < 6; i++)
 			if ((col[i] = column(&line)) == NULL)
 				break;
 		if (i < 6 || line == NULL || strchr(line, '\t') != NULL)
-			errx(1, "%s:%lu: expected a memory line: start, end, "
-			    "kind, device, stream, bytes, name", in.path,
-			    in.lineno);
+			errx(1, "%s: expected a memory line: start, end, "
+			    "kind, device, stream, bytes, name", lines_at(&in));
 		k = kindof(col[2], strlen(col[2]));
 		if (k != K_MEMCPY && k != K_MEMSET)
-			errx(1, "%s:%lu: kind \"%.40s\" is not memcpy or "
-			    "memset", in.path, in.lineno, col[2]);
+			errx(1, "%s: kind \"%.40s\" is not memcpy or "
+			    "memset", lines_at(&in), col[2]);
 		c = classof(k, NULL, line, &in);
 		if (strcmp(col[5], "-") == 0)
 			b = 0;		/* the trace does not say */
 		else if (parse_ns(col[5], &b) == -1)
-			errx(1, "%s:%lu: bytes \"%.40s\" not a non-negative "
-			    "integer", in.path, in.lineno, col[5]);
+			errx(1, "%s: bytes \"%.40s\" not a non-negative "
+			    "integer", lines_at(&in), col[5]);
 		sum_ns(&mbytes[c], b, &in);
 		mlines[c]++;
 	}
@@ -988,7 +1013,7 @@ read_memory(const char *path)
 	for (c = C_HTOD; c <= C_MEMSET; c++)
 		if (mlines[c] != mcount[c])
 			errx(1, "%s: %lld memory lines of kind %s, the GPU "
-			    "trace has %lld: not of the same operations", path,
+			    "trace has %lld: not of the same operations", in.path,
 			    (long long)mlines[c], memkind[c],
 			    (long long)mcount[c]);
 	bytes_known = 1;
@@ -1176,14 +1201,48 @@ put_verdict(void)
 		.idle_queued_ns = t->idle[I_QUEUED],
 		.idle_unknown_ns = t->idle[I_UNKNOWN],
 		.short_kernels = shortcalls,
+		.kernels = kernels,
+		.kernel_ns = kernel_ns,
+		.call_p50_ns = hist_pct(&calldur, 50),
+		.longest_gap_ns = t->longest_gap,
+		.longest_gap_at_ns = t->longest_gap_at - t->first,
 	};
-	int c;
+	int c, g;
 
 	for (c = C_HTOD; c <= C_MEMSET; c++)
 		v.copies_ns += t->part[c];
+	for (g = 0; g < NGAPLEN; g++)
+		for (c = 0; c < NCAUSE; c++) {
+			v.gap_ns[g][c] = t->gap_ns[g][c];
+			v.gap_count[g][c] = t->gap_count[g][c];
+		}
 	printf("%sverdict\t", prefix);
 	verdict_write(stdout, &v);
 	printf("\n%sverdict_rule\t%s\n", prefix, verdict_rule);
+}
+
+/*
+ * The idle gaps of the run by length and cause, as the verdict reads
+ * them, and the longest, where it starts from the span's start.
+ */
+static void
+put_gaps(void)
+{
+	int g, c;
+
+	for (g = 0; g < NGAPLEN; g++)
+		for (c = 0; c < NCAUSE; c++) {
+			put_factf(prefix, run.gap_count[g][c],
+			    "gaps.%s.%s.count", gaplen_name[g],
+			    gapcause_name[c]);
+			put_factf(prefix, run.gap_ns[g][c], "gaps.%s.%s.ns",
+			    gaplen_name[g], gapcause_name[c]);
+		}
+	put("gaps.longest.ns", run.longest_gap);
+	put("gaps.longest.start_ns", run.longest_gap ?
+	    run.longest_gap_at - run.first : 0);
+	put("threshold.short_gap_ns", VERDICT_SHORT_GAP_NS);
+	put("threshold.long_gap_ns", VERDICT_LONG_GAP_NS);
 }
 
 static void
@@ -1363,8 +1422,8 @@ main(int argc, char *argv[])
 	while (op_next(&in, &op)) {
 		d = device_get(iv->device);
 		if (devices.n > MAXDEVICES)
-			errx(1, "%s:%lu: more than %d devices", in.in.path,
-			    in.in.lineno, MAXDEVICES);
+			errx(1, "%s: more than %d devices", lines_at(&in.in),
+			    MAXDEVICES);
 		if (!d->tl.started)
 			d->tl.index = devices.n;
 		if (shared && devices.n > 1) {
@@ -1449,6 +1508,7 @@ main(int argc, char *argv[])
 	free(pre);
 	free(tl);
 	put_stats();
+	put_gaps();
 	put_verdict();
 	put_unions();
 	if (devfp != NULL)

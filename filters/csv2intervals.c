@@ -127,6 +127,7 @@ struct span {
 struct input {
 	struct lines	 in;
 	unsigned long	 recline;	/* line the current record starts on */
+	uint64_t	 rowhash;	/* of the bytes of its lines */
 	int		 notice;	/* the banner line before was part of
 					   a NOTICE */
 	int		 atrecord;	/* the next line starts a record */
@@ -179,6 +180,33 @@ static int64_t laststart = INT64_MIN;
 static int unsorted;
 /* The field buffer hit CSV_MAXBUF: libcsv only says "out of memory". */
 static int fieldtoolong;
+/*
+ * A row twice, which nsys never writes (two exports concatenated), is an
+ * error naming both lines, where the rows carry more than their times
+ * (not -b alone, where two kernels of one start and end would look the
+ * same).  Rows in start order: a duplicate has the start of the row
+ * before, so the rows of that start, a hash of the bytes of each and its
+ * line, are all that is kept.  Rows out of order, sorted by -s: the sort
+ * finds two lines written alike, by their places in the order written,
+ * which marks turns into lines (a mark where the line stops being the
+ * last mark's plus the lines written since: a row of several lines, or
+ * one not written).
+ */
+static int dupcheck;
+struct seen {
+	uint64_t	 hash;
+	unsigned long	 line;
+};
+static struct seen *atstart;	/* the rows of the start seenstart */
+static size_t natstart, atstartcap;
+static int64_t seenstart = INT64_MIN;
+struct mark {
+	size_t		 index;		/* of the line written */
+	unsigned long	 line;		/* of its row */
+};
+static struct mark *marks;
+static size_t nmarks, markscap;
+static size_t nwritten;		/* rows written so far */
 
 /* Status 0 is -h: the usage goes to stdout. */
 static _Noreturn void
@@ -646,6 +674,53 @@ put_launchline(struct input *r, const char *se, size_t len)
 	putc_unlocked('\n', launchfp);
 }
 
+/* Exit naming a row that repeats the row of line first. */
+static _Noreturn void
+duplicate(const struct input *r, unsigned long first, unsigned long again)
+{
+	errx(1, "%s:%lu: a duplicate of line %lu: nsys writes no row twice "
+	    "(two exports concatenated?)", r->in.path, again, first);
+}
+
+/* The line of the row written index-th (from 0), of the marks. */
+static unsigned long
+line_of(size_t index)
+{
+	size_t lo = 0, hi = nmarks, mid;
+
+	while (hi - lo > 1) {	/* the last mark at or before index */
+		mid = lo + (hi - lo) / 2;
+		if (marks[mid].index <= index)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return marks[lo].line + (index - marks[lo].index);
+}
+
+/* Whether the row about to be written repeats one of its start. */
+static void
+check_duplicate(struct input *r)
+{
+	uint64_t h = r->rowhash;
+	size_t i;
+
+	if (r->start != seenstart) {
+		natstart = 0;
+		seenstart = r->start;
+	}
+	for (i = 0; i < natstart; i++)
+		if (atstart[i].hash == h)
+			duplicate(r, atstart[i].line, r->recline);
+	atstart = grow(atstart, &atstartcap, natstart, sizeof(*atstart));
+	atstart[natstart++] = (struct seen){ h, r->recline };
+	if (sflag && (nmarks == 0 || r->recline != line_of(nwritten))) {
+		marks = grow(marks, &markscap, nmarks, sizeof(*marks));
+		marks[nmarks++] = (struct mark){ nwritten, r->recline };
+	}
+	nwritten++;
+}
+
 /* The fields of a data row have all been taken: write its interval. */
 static void
 put_row(struct input *r)
@@ -665,6 +740,8 @@ put_row(struct input *r)
 		put_memory(r);
 	if (kflag && !r->kexec && !r->kernel)
 		return;
+	if (dupcheck)
+		check_duplicate(r);
 	if (r->start < laststart)
 		unsorted = 1;
 	laststart = r->start;
@@ -821,7 +898,7 @@ main(int argc, char *argv[])
 	static struct input r;
 	struct csv_parser p;
 	char *line;
-	size_t len;
+	size_t len, dup[2];
 	int ch, c;
 
 	while ((ch = getopt_long(argc, argv, "bhkLl:m:o:s", helpopt,
@@ -873,6 +950,7 @@ main(int argc, char *argv[])
 		launchfp = out_side(launchpath, outpath != NULL);
 	if (Lflag)
 		launchfp = stdout;
+	dupcheck = !bflag || launchfp != NULL;
 	strcpy(r.pid, "-");
 	strcpy(r.tid, "-");
 	buffer_stdout();
@@ -887,12 +965,22 @@ main(int argc, char *argv[])
 	strcpy(r.device, "-");
 	strcpy(r.stream, "-");
 
-	while ((line = lines_next(&r.in, &len)) != NULL &&
-	    isbanner(&r, line, len))
+	/* A byte order mark before the first line is no part of it. */
+	if ((line = lines_next(&r.in, &len)) != NULL && utf8_bom(line, len)) {
+		line += 3;
+		len -= 3;
+	}
+	for (; line != NULL && isbanner(&r, line, len);
+	    line = lines_next(&r.in, &len))
 		;
 	for (; line != NULL; line = lines_next(&r.in, &len)) {
-		if (r.atrecord)
+		if (r.atrecord) {
 			r.recline = r.in.lineno;
+			r.rowhash = 0;
+		}
+		/* Before the fast path cuts the line up. */
+		r.rowhash = (r.rowhash ^ hashbytes(line, len)) *
+		    0x9e3779b97f4a7c15u;
 		/*
 		 * lines_next sets eof as it returns a last line without a
 		 * newline.  nsys ends every line: a row without is likely torn.
@@ -924,10 +1012,15 @@ main(int argc, char *argv[])
 		errx(1, "%s:%lu: no header", r.in.path, r.in.lineno + 1);
 	csv_free(&p);
 	lines_close(&r.in);
+	/* Sorted, the rows' lines are checked for two alike; the launch
+	   lines where the intervals are bare. */
 	if (unsorted && sflag) {
-		out_bystart(stdout, outpath);
-		if (launchfp != NULL && !Lflag)
-			out_bystart(launchfp, launchpath);
+		if (out_bystart_dups(stdout, outpath, dup) && dupcheck &&
+		    !(bflag && !Lflag))
+			duplicate(&r, line_of(dup[0]), line_of(dup[1]));
+		if (launchfp != NULL && !Lflag &&
+		    out_bystart_dups(launchfp, launchpath, dup))
+			duplicate(&r, line_of(dup[0]), line_of(dup[1]));
 	}
 	if (memfp != NULL)
 		out_close(memfp, mempath);

@@ -56,16 +56,16 @@ main(int argc, char *argv[])
 	buffer_stdout();
 	while (ivin_next(&in, &iv)) {
 		if (!iv.full)
-			errx(1, "%s:%lu: a bare line: devstat needs the device "
-			    "column of full lines", in.in.path, in.in.lineno);
+			errx(1, "%s: a bare line: devstat needs the device "
+			    "column of full lines", lines_at(&in.in));
 		dev = iv.device;
 		if (*dev == '\0' || dev[strspn(dev, "0123456789-")] != '\0')
-			errx(1, "%s:%lu: device \"%.40s\" is not a number or "
-			    "-", in.in.path, in.in.lineno, dev);
+			errx(1, "%s: device \"%.40s\" is not a number or "
+			    "-", lines_at(&in.in), dev);
 		d = groups_get(&devices, dev, strlen(dev));
 		if (devices.n > MAXDEVICES)
-			errx(1, "%s:%lu: more than %d devices", in.in.path,
-			    in.in.lineno, MAXDEVICES);
+			errx(1, "%s: more than %d devices", lines_at(&in.in),
+			    MAXDEVICES);
 		devfigs_add(&d->figs, iv.start, iv.end,
 		    strcmp(iv.kind, "kernel") == 0, &in.in);
 	}

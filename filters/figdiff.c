@@ -344,8 +344,10 @@ compare(const struct sample *b, const struct sample *n)
 		c->verdict = "only-new";
 		return;
 	}
+	/* A figure that gates, missing in new, fails the gate (closed);
+	   h3compare names the runs of new that lack it. */
 	if (n->n == 0) {
-		c->verdict = "only-base";
+		c->verdict = t->off ? "only-base" : "missing";
 		return;
 	}
 	c->change = n->mean - b->mean;

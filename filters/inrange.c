@@ -116,23 +116,23 @@ next_range(struct range *r)
 	if ((line = lines_next(&rin, &len)) == NULL)
 		return 0;
 	if (rin.eof)
-		errx(1, "%s:%lu: no newline at the end of the input: is it "
-		    "cut short?", rin.path, rin.lineno);
+		errx(1, "%s: no newline at the end of the input: is it "
+		    "cut short?", lines_at(&rin));
 	p = line;
 	s = column(&p);
 	e = column(&p);
 	r->thread = column(&p);
 	if ((r->name = p) == NULL || strchr(p, '\t') != NULL)
-		errx(1, "%s:%lu: expected a range line: start, end, thread, "
-		    "name", rin.path, rin.lineno);
+		errx(1, "%s: expected a range line: start, end, thread, "
+		    "name", lines_at(&rin));
 	r->namelen = line + len - p;
 	if (parse_ns(s, &r->start) == -1 || parse_ns(e, &r->end) == -1 ||
 	    r->end < r->start)
-		errx(1, "%s:%lu: bad start or end", rin.path, rin.lineno);
+		errx(1, "%s: bad start or end", lines_at(&rin));
 	if (r->start < prevrange)
-		errx(1, "%s:%lu: not sorted by start (%lld after %lld); "
+		errx(1, "%s: not sorted by start (%lld after %lld); "
 		    "sort with: sort -t \"$(printf '\\t')\" -k1,1n",
-		    rin.path, rin.lineno, (long long)r->start,
+		    lines_at(&rin), (long long)r->start,
 		    (long long)prevrange);
 	prevrange = r->start;
 	return 1;

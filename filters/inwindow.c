@@ -1,7 +1,8 @@
 /*
- * inwindow: select the launch lines of the GPU work that starts in a
- * window of time, given from the first GPU operation in ns or as a share
- * of the GPU span.  See inwindow(1).
+ * inwindow: select the GPU work that starts in a window of time, given
+ * from the first GPU operation in ns or as a share of the GPU span:
+ * the operations, or the memory or launch lines of those operations.
+ * See inwindow(1).
  */
 #include <err.h>
 #include <stdint.h>
@@ -18,11 +19,17 @@ struct bound {
 	int		 relative;	/* percent counts, not ns */
 };
 
-/* The launch lines, read twice. */
+/* The GPU operations, whose span the window is of. */
+static const char	*opspath;
+/* The lines selected: the operations again, or their memory or launch
+   lines (-l). */
 static const char	*path;
+static int		 lflag;
 /* -w: the window as given, and its bounds. */
 static const char	*window;
 static struct bound	 lo, hi;
+/* The window in the trace's time, from to to, and the span's end. */
+static int64_t		 from, to, last;
 /* -f: print the facts of the window instead of the lines. */
 static int		 fflag;
 /* -o: the file written in place of stdout, whole or not at all. */
@@ -68,22 +75,37 @@ offset(const struct bound *b, int64_t span)
 	return x < span ? (int64_t)x : span;
 }
 
+/*
+ * Whether an operation starting at start is in the window: one starting
+ * at the window's end is in only where the window ends the span.
+ */
+static int
+inwindow(int64_t start)
+{
+	return start >= from && (start < to || to >= last);
+}
+
 int
 main(int argc, char *argv[])
 {
+	struct ivin ops, in;
+	struct interval iv;
 	struct launches l;
 	struct launch ln;
 	const char *colon;
-	int64_t first = INT64_MAX, last = 0, from, to;
+	int64_t first = INT64_MAX;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "fho:w:", helpopt, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "fhlo:w:", helpopt, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			fflag = 1;
 			break;
 		case 'h':
 			usage(0);
+		case 'l':
+			lflag = 1;
+			break;
 		case 'o':
 			outpath = optarg;
 			break;
@@ -96,7 +118,8 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 1 || window == NULL)
+	if (argc < 1 || argc > 2 || window == NULL || (lflag && argc != 2) ||
+	    (fflag && argc != 1))
 		usage(EXIT_USAGE);
 	if ((colon = strchr(window, ':')) == NULL ||
 	    parse_bound(window, colon - window, &lo) == -1 ||
@@ -111,27 +134,29 @@ main(int argc, char *argv[])
 		warnx("-w %s: the window ends before it starts", window);
 		usage(EXIT_USAGE);
 	}
-	path = argv[0];
-	if (strcmp(path, "-") == 0) {
-		warnx("the launch lines are read twice: not standard input");
+	opspath = argv[0];
+	path = argc == 2 ? argv[1] : opspath;
+	if (strcmp(opspath, "-") == 0 && strcmp(path, "-") == 0) {
+		warnx("the operations are read before the lines: not both "
+		    "of standard input");
 		usage(EXIT_USAGE);
 	}
 	if (outpath != NULL)
 		out_stdout(outpath);
 
 	/*
-	 * First the span of the GPU work, then the lines in the window.
-	 * Unlike inrange, neither pass needs the lines sorted by call
-	 * start: they are taken in any order and written in theirs.
+	 * First the span of the GPU operations, then the lines of those in
+	 * the window.  Neither pass needs the lines sorted: they are taken
+	 * in any order and written in theirs.
 	 */
-	launches_open(&l, path, 0);
-	while (launches_next(&l, &ln)) {
-		first = ln.op.start < first ? ln.op.start : first;
-		last = ln.op.end > last ? ln.op.end : last;
+	ivin_open(&ops, opspath, 0);
+	while (ivin_next(&ops, &iv)) {
+		first = iv.start < first ? iv.start : first;
+		last = iv.end > last ? iv.end : last;
 	}
-	launches_close(&l);
+	ivin_close(&ops);
 	if (first == INT64_MAX)
-		errx(1, "%s: no GPU work to take a window of", path);
+		errx(1, "%s: no GPU work to take a window of", ops.in.path);
 	from = first + offset(&lo, last - first);
 	to = first + offset(&hi, last - first);
 	if (to < from)
@@ -145,12 +170,20 @@ main(int argc, char *argv[])
 		close_stdout();
 		return 0;
 	}
-	/* An operation starting at the window's end is in only at the end. */
-	launches_open(&l, path, 0);
-	while (launches_next(&l, &ln))
-		if (ln.op.start >= from && (ln.op.start < to || to >= last))
-			put_launch(&l);
-	launches_close(&l);
+	if (lflag) {
+		launches_open(&l, path, 0);
+		while (launches_next(&l, &ln))
+			if (inwindow(ln.op.start))
+				put_launch(&l);
+		launches_close(&l);
+	} else {
+		/* Interval lines, or memory lines: the start first. */
+		ivin_open(&in, path, 0);
+		while (ivin_next(&in, &iv))
+			if (inwindow(iv.start))
+				put_interval(&iv);
+		ivin_close(&in);
+	}
 	close_stdout();
 	return 0;
 }
@@ -159,5 +192,5 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: inwindow [-fh] [-o output] -w start:end file\n", status);
+	usage_exit("usage: inwindow [-fhl] [-o output] -w start:end operations [file]\n", status);
 }

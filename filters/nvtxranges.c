@@ -288,6 +288,7 @@ fromcsv(int fd)
 	struct csv_parser p;
 	char buf[65536];
 	ssize_t n;
+	size_t skip;
 	int c;
 
 	in.want = launches ? launch_cols : range_cols;
@@ -300,7 +301,11 @@ fromcsv(int fd)
 	if (csv_init(&p, CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
 		errx(1, "out of memory");
 	csv_set_realloc_func(&p, realloc);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	/* A byte order mark before the header is no part of it. */
+	if ((n = read(fd, buf, sizeof(buf))) > 0 &&
+	    (skip = utf8_bom(buf, n)) != 0)
+		memmove(buf, buf + skip, n -= skip);
+	for (; n > 0; n = read(fd, buf, sizeof(buf)))
 		if (csv_parse(&p, buf, n, field, endrecord, NULL) != (size_t)n)
 			errx(1, "%s:%lu: %s", path, in.lineno + 1,
 			    csv_strerror(csv_error(&p)));

@@ -819,7 +819,7 @@ report_account(void)
 	};
 	static const char *const thresholds[] = {
 		"chunks", "tiny_ns", "outlier_ns", "queue_depth",
-		"kernel_wait_ns"
+		"kernel_wait_ns", "short_gap_ns", "long_gap_ns"
 	};
 	static const char *const figures[][2] = {
 		{ "calls", "launch.calls" },
@@ -904,6 +904,23 @@ report_account(void)
 				    (int)prevlen, ds, streamfigs[j][0]);
 		jw_close(&js, '}');
 	}
+	jw_close(&js, '}');
+	/* The idle gaps by length and cause, as the verdict reads them. */
+	jw_open(&js, "gaps", '{');
+	for (i = 0; i < NGAPLEN; i++) {
+		jw_open(&js, gaplen_name[i], '{');
+		for (j = 0; j < NGAPCAUSE; j++) {
+			jw_open(&js, gapcause_name[j], '{');
+			put_accountf("count", "gaps.%s.%s.count",
+			    gaplen_name[i], gapcause_name[j]);
+			put_accountf("ns", "gaps.%s.%s.ns", gaplen_name[i],
+			    gapcause_name[j]);
+			jw_close(&js, '}');
+		}
+		jw_close(&js, '}');
+	}
+	put_accountf("longest_ns", "gaps.longest.ns");
+	put_accountf("longest_start_ns", "gaps.longest.start_ns");
 	jw_close(&js, '}');
 	jw_open(&js, "memory", '[');
 	/* Every kind, in one order: a kind is at one index in every run. */

@@ -10,6 +10,8 @@
  * One stage a file, in sweepsum/ (sweepsum.h lists them): main reads
  * the list, reduces, judges and writes, in that order.
  */
+#include <sys/file.h>
+
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +40,8 @@ struct conf **bytime;
 size_t ntimed;
 uint64_t contents;
 char stamp[80];
+struct scope scope;
+int scopesdiffer;
 char **repeat;
 size_t nrepeat;
 FILE *scratch;
@@ -82,6 +86,26 @@ static int
 create(const char *path)
 {
 	return open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+}
+
+/*
+ * Hold a lock of the directory dir alone till the exit: h3compare(1)
+ * reads a summary under a shared lock of it, so that no compare reads a
+ * summary while it is replaced, and none writes its compare.json after
+ * ours has removed the compares of the summary we replace.  The
+ * directory itself is locked, so that no lock file is left in it; the
+ * lock goes with the process, however it ends.
+ */
+static void
+locksummary(void)
+{
+	int fd;
+
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		err(1, "%s", dir);
+	while (flock(fd, LOCK_EX) == -1)
+		if (errno != EINTR)
+			err(1, "%s: lock", dir);
 }
 
 /*
@@ -229,6 +253,7 @@ main(int argc, char *argv[])
 	signal(SIGINT, onsignal);
 	signal(SIGTERM, onsignal);
 	openoutputs();
+	locksummary();
 	if ((tmpdir = getenv("TMPDIR")) == NULL || *tmpdir == '\0')
 		tmpdir = "/tmp";
 	if (asprintf(&scratchpath, "%s/sweepsum.XXXXXX", tmpdir) == -1)

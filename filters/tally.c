@@ -54,8 +54,8 @@ checkpart(const char *what, const char *s, const struct lines *at)
 {
 	if (*s == '\0' || s[strspn(s, "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] != '\0')
-		errx(1, "%s:%lu: %s \"%.40s\" cannot be part of a fact key: "
-		    "letters, digits, _ and - only", at->path, at->lineno,
+		errx(1, "%s: %s \"%.40s\" cannot be part of a fact key: "
+		    "letters, digits, _ and - only", lines_at(at),
 		    what, s);
 }
 
@@ -80,8 +80,8 @@ add(struct table *t, const char *a, const char *b, int64_t ns,
 	s = groups_get(&t->sums, name, len);
 	if (s->count == 0) {	/* first sight */
 		if (t->sums.n > MAXNAMES)
-			errx(1, "%s:%lu: more than %d distinct names in %s "
-			    "keys", at->path, at->lineno, MAXNAMES, t->what);
+			errx(1, "%s: more than %d distinct names in %s "
+			    "keys", lines_at(at), MAXNAMES, t->what);
 		if (b == NULL)
 			checkpart(t->what, a, at);
 		else {
@@ -140,16 +140,16 @@ count(struct facts *f, const struct interval *iv, const struct lines *at)
 
 	if (f->onlykind != NULL) {
 		if (!iv->full)
-			errx(1, "%s:%lu: -%c needs full interval lines; this "
-			    "one is bare", at->path, at->lineno, f->option);
+			errx(1, "%s: -%c needs full interval lines; this "
+			    "one is bare", lines_at(at), f->option);
 		if (strcmp(iv->kind, f->onlykind) != 0)
 			return;
 	}
 	len = iv->end - iv->start;
 	/* Every other sum is part of this one: one check does. */
 	if (len > INT64_MAX - f->ns)
-		errx(1, "%s:%lu: the sum of ns overflows 64 bits", at->path,
-		    at->lineno);
+		errx(1, "%s: the sum of ns overflows 64 bits",
+		    lines_at(at));
 	f->ns += len;
 	f->count++;
 	if (iv->start < f->start)

@@ -68,8 +68,8 @@ getlane(const struct interval *iv, const struct lines *at)
 	l = groups_get(&lanes, lanename, dlen + 1 + slen);
 	if (l->ns == NULL) {
 		if (lanes.n > MAXNAMES)
-			errx(1, "%s:%lu: more than %d devices and streams",
-			    at->path, at->lineno, MAXNAMES);
+			errx(1, "%s: more than %d devices and streams",
+			    lines_at(at), MAXNAMES);
 		if (catcap == 0)
 			catcap = 8;
 		if ((l->ns = calloc(catcap * width, sizeof(int64_t))) == NULL)
@@ -87,8 +87,8 @@ getcategory(const char *name, const struct lines *at)
 	g = groups_get(&categories, name, strlen(name));
 	if (categories.n > n) {
 		if (categories.n > MAXNAMES)
-			errx(1, "%s:%lu: more than %d categories", at->path,
-			    at->lineno, MAXNAMES);
+			errx(1, "%s: more than %d categories", lines_at(at),
+			    MAXNAMES);
 		growcategories(n);
 	}
 	return g - (struct group *)categories.recs;
@@ -249,8 +249,8 @@ main(int argc, char *argv[])
 		    stdout);
 	while (ivin_next(&in, &iv)) {
 		if (!iv.full)
-			errx(1, "%s:%lu: timeline needs full interval lines; "
-			    "this one is bare", in.in.path, in.in.lineno);
+			errx(1, "%s: timeline needs full interval lines; "
+			    "this one is bare", lines_at(&in.in));
 		if (first) {
 			origin = iv.start;
 			first = 0;

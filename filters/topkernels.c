@@ -148,9 +148,8 @@ main(int argc, char *argv[])
 		out_stdout(factspath);
 	while (ivin_next(&in, &iv)) {
 		if (!iv.full)
-			errx(1, "%s:%lu: expected a full interval line of 7 "
-			    "columns; this one is bare", in.in.path,
-			    in.in.lineno);
+			errx(1, "%s: expected a full interval line of 7 "
+			    "columns; this one is bare", lines_at(&in.in));
 		if (strcmp(iv.kind, "kernel") != 0)
 			continue;
 		/* Sum by name, not by its spelling: "\\x" and "\x" agree. */
@@ -158,8 +157,8 @@ main(int argc, char *argv[])
 		k = groups_get(&kernels, iv.name, namelen);
 		if (k->category == NULL) {	/* first sight */
 			if (kernels.n > MAXKERNELS)
-				errx(1, "%s:%lu: more than %d distinct kernel "
-				    "names", in.in.path, in.in.lineno,
+				errx(1, "%s: more than %d distinct kernel "
+				    "names", lines_at(&in.in),
 				    MAXKERNELS);
 			category = groups_get(&categories, iv.category,
 			    strlen(iv.category));
@@ -167,8 +166,8 @@ main(int argc, char *argv[])
 		}
 		len = iv.end - iv.start;
 		if (len > INT64_MAX - k->ns)
-			errx(1, "%s:%lu: the sum of ns overflows 64 bits",
-			    in.in.path, in.in.lineno);
+			errx(1, "%s: the sum of ns overflows 64 bits",
+			    lines_at(&in.in));
 		k->ns += len;
 		k->count++;
 	}

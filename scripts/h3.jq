@@ -140,14 +140,37 @@ table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { padding: 0.15em 0.5em; border-bottom: 1px solid #ddd; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th { text-align: left; vertical-align: bottom; }
-table.configs th { font-size: 90%; }
+table.configs { font-size: 90%; }
+table.configs th, table.configs td { padding: 0.15em 0.3em; }
 td.k { font-family: monospace; font-size: 85%; word-break: break-all; }
-table.configs th:first-child, table.configs td:first-child { position: sticky; left: 0; background: white; min-width: 12em; max-width: 24em; overflow-wrap: anywhere; }
+table.configs th:first-child, table.configs td:first-child { position: sticky; left: 0; background: white; min-width: 12em; max-width: 24em; }
+span.sd { display: block; font-size: 85%; }
 span.runs { font-size: 85%; }
-td.v { min-width: 16em; }
+td.v { min-width: 12em; }
 .swatch { display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: middle; }
 ul.legend { list-style: none; padding: 0; }
 ul.legend li { display: inline-block; margin-right: 1.2em; }
 </style>
 </head>
 <body>" | page_line;
+
+# A scope in words, as a report's scope or a summary's records it (its
+# setting: range and skip, or window), from "Scoped by": null where
+# there is none; of a summary whose reports differ, each of them.
+def scope_words:
+	def bound: if endswith("%") then "\(.) of the span"
+		else "\(.) ns from the first GPU operation" end;
+	def plural($n; $w): "\($n) \($w)\(if $n == 1 then "" else "s" end)";
+	if . == null then null
+	elif type == "array" then "Of different scopes: "
+		+ (map(scope_words // "unscoped") | join("; "))
+	elif has("range") then "Scoped by RANGE=\(.range)"
+		+ (if (.skip // 0) > 0 then " SKIP=\(.skip)" else "" end)
+		+ ": the GPU work launched in the NVTX ranges so named"
+		+ (if (.skip // 0) > 0 then
+		    ", the first \(plural(.skip; "instance")) skipped"
+		   else "" end)
+	elif has("window") then (.window | split(":")) as $b
+		| "Scoped by WINDOW=\(.window): the GPU work that starts "
+		+ "between \($b[0] | bound) and \($b[1] // "" | bound)"
+	else "Scoped: \(tojson)" end;

@@ -21,8 +21,19 @@ def groupkey: if .config == {} and .label != null then
 def kernel: split(".") | {category: .[1], name: (.[2:-1] | join(".")),
 	measure: .[-1]};
 
-# A summary or a report -> {runs, groups}, as h3summary makes them; a
-# report is a sweep of one run, its configuration without -r's keys.
+# A report's scope -> the setting that made it, as a summary's scope
+# records it: {range, skip} or {window}; null for none.
+def scopesetting: if type != "object" then null
+	elif has("range") then {range, skip: (.skip // 0)}
+	elif has("window") then {window} else . end;
+
+# A scope in words within a sentence: "scoped by ...", or "unscoped".
+def scope_phrase: scope_words // "unscoped" | (.[:1] | ascii_downcase) + .[1:];
+
+# A summary or a report -> {runs, groups, failed, scope, stamp}, as
+# h3summary makes them; a report is a sweep of one run, its
+# configuration without -r's keys.  A summary made before summaries
+# recorded their scope has it from its reports.
 def sweep($repeat):
 	# A number that is not finite stays a string, which the figures tell:
 	# jq would write NaN as null and infinity as the largest double.
@@ -30,9 +41,13 @@ def sweep($repeat):
 	     elif type == "number" and isinfinite then
 		(if . > 0 then "Infinity" else "-Infinity" end)
 	     else . end)
-	| if has("groups") then {runs, groups, failed: (.failed | length)}
+	| if has("groups") then {runs, groups, failed: (.failed | length),
+		stamp: (.stamp // null),
+		scope: (if has("scope") then .scope else
+		    [.runs[]? | .scope | scopesetting] | unique
+		    | if length <= 1 then .[0] else . end end)}
 	else ($repeat | split(" ") | map(select(. != "") | [.])) as $rk
-	| {runs: [.], failed: 0,
+	| {runs: [.], failed: 0, stamp: null, scope: (.scope | scopesetting),
 	   groups: [{config: (.run.config | delpaths($rk)), runs: [.run.name],
 		label: .run.name,
 		figures: (del(.run, .streams, .top_kernels)
@@ -83,9 +98,41 @@ def figures($file; $known; $same; $tabled):
 		| "\($k)\t\($f).total_ns\t\(.total_ns)",
 		  "\($k)\t\($f).launches\t\(.launches)" end);
 
+# A sweep -> {key, figure, run} of each figure of $figures that a run
+# of it does not have at all (null is a value): how a figure that gates
+# in base and is missing in new is told, naming the runs.
+def absent($figures; $same):
+	(.runs | map({(.run.name): .}) | add // {}) as $reports
+	| .groups[] | ($same // groupkey) as $k
+	| .runs[] | . as $name | $reports[$name] as $r
+	| $figures[] | . as $f | ($f | split(".")) as $p
+	| select([$r | reduce $p[:-1][] as $part (.;
+		if type == "object" then .[$part] else null end)
+	    | type == "object" and has($p[-1])] != [true])
+	| {key: $k, figure: $f, run: $name};
+
+# The settings that are not the default, $given, as h3compare gathers
+# them (lines of setting, value and origin, tab-separated), and the lines
+# of the tolerance file $tolfile (its text) at $tolpath: each line that
+# gates is a setting too, from the file.  -> {setting, value, origin,
+# text} each, text as a user writes it.
+def settings($given; $tolfile; $tolpath):
+	[$given | split("\n")[] | select(. != "") | split("\t")
+	    | {setting: .[0], value: .[1], origin: .[2],
+	       text: (if .[0] | startswith("-") then "\(.[0]) \(.[1])"
+		   | rtrimstr(" ") else "\(.[0])=\(.[1])" end)}]
+	+ [$tolfile | split("\n") | to_entries[]
+	    | (.value | sub("#.*"; "") | gsub("^[ \t\r]+|[ \t\r]+$"; ""))
+		as $text
+	    | select($text != "")
+	    | ($text | capture("^(?<glob>[^ \t]+)[ \t]+(?<rest>.*)$")) as $m
+	    | {setting: $m.glob, value: ($m.rest | gsub("[ \t]+"; " ")),
+	       origin: "tolerance file \($tolpath), line \(.key + 1)",
+	       text: "\($m.glob) \($m.rest | gsub("[ \t]+"; " "))"}];
+
 # figdiff's lines, and the configurations of both sides -> compare.json.
 def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
-    $allowmissing):
+    $allowmissing; $absent; $settings; $scopesdiffer):
 	def num: if . == "-" then null else tonumber end;
 	def side($f): if $f[0] == "-" then null
 		else {n: ($f[0] | tonumber), mean: ($f[1] | num),
@@ -124,7 +171,9 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 		      else 1 end) end;
 	# The parts of the time account that grew most in a regression of the
 	# span (any part) or of idle time (the idle parts): why the GPU took
-	# longer, where kernels say only which ran longer.
+	# longer, where kernels say only which ran longer.  sweepsum's
+	# why_parts is the span's, against the fastest (judge.c, grownparts);
+	# tests/summarywhy.test holds the two equal.
 	def explain_parts($cmps):
 		. as $r
 		| (if $r.figure == "gpu_span_ns" then "time_account.parts."
@@ -145,18 +194,38 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 	| ($c | map(select(.[0] == "new" and .[1] != "run")
 	    | {(.[1]): {label: .[2], config: (.[4] | fromjson)}}) | add // {})
 	    as $nl
+	# A figure missing in new is only in base where it does not gate,
+	# or is a kernel's (which a table's runs ran 0 times and the top
+	# ten may leave out).
+	| (reduce $absent[] as $a ({}; .["\($a.key)\t\($a.figure)"] += [$a.run]))
+	    as $lacking
 	| [$cmp | split("\n")[] | select(. != "") | split("\t")
 	    | ($nl[.[0]] // $bl[.[0]]) as $conf
+	    | .[2] as $v | .[1] as $f
 	    | {configuration: $conf.label, config: $conf.config,
-	       figure: (.[1] | unescaped), verdict: .[2],
+	       key: .[0], figure: (.[1] | unescaped),
+	       verdict: (if $v == "missing" and (($f | startswith("kernels."))
+		    or ($lacking["\(.[0])\t\($f)"] | length) == 0)
+		   then "only-base" else $v end),
 	       base: side(.[3:6]), new: side(.[6:9]), change: (.[9] | num),
 	       change_percent: (.[10] | num), t: (.[11] | num),
 	       df: (.[12] | num), p_value: (.[13] | num),
 	       q_value: (.[14] | num)}] as $all
 	| ($all | map(select(.figure == ""))) as $one
-	| ($all | map(select(.figure != "") | del(.config))) as $cmps
+	| ($all | map(select(.figure != "") | del(.config, .key))) as $cmps
 	| ([$one[] | select(.verdict == "only-base") | .configuration])
 	    as $missing
+	# The figures that gate in a configuration compared, and that some
+	# of new's runs of it lack: the gate fails closed on them.
+	| [$all[] | select(.figure != "" and (.figure | startswith("kernels.")
+		| not) and (.verdict | test("^(regression|improvement|"
+		+ "unchanged|changed|missing)$")))
+	    | {configuration, figure,
+	       runs: ($lacking["\(.key)\t\(.figure)"] // [] | map(unescaped))}
+	    | select(.runs | length > 0)] as $lost
+	| ([$all[] | select(.figure != "")] | map(.configuration) | unique
+	    | length) as $ncompared
+	| (($base.scope | tojson) != ($new.scope | tojson)) as $rescoped
 	| def entry: {configuration, figure, base: .base.mean, new: .new.mean,
 		change, change_percent, p_value, q_value, n_base: .base.n,
 		n_new: .new.n};
@@ -178,10 +247,15 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 	   improvements: [$cmps[] | select(.verdict == "improvement") | entry],
 	   missing_in_new: $missing,
 	   missing_allowed: $allowmissing,
+	   missing_figures: $lost,
+	   scopes_differ: $rescoped,
+	   scopes_may_differ: $scopesdiffer,
+	   settings: $settings,
 	   counts: (reduce ($cmps[] | select((.figure | startswith("kernels."))
 		    and (.verdict | test("^(ungated|only-)")) | not)
 		| .verdict) as $v ({regression: 0, improvement: 0, changed: 0,
-		    unchanged: 0, ungated: 0, "only-base": 0, "only-new": 0};
+		    unchanged: 0, ungated: 0, missing: 0, "only-base": 0,
+		    "only-new": 0};
 		    .[$v] += 1)
 		| . + {tests: ($cmps | map(select(.q_value != null)) | length),
 		    gated: ($cmps | map(select(.verdict
@@ -196,8 +270,19 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 		| if startswith("kernels.") then "kernels.*.\(kernel.measure)"
 		  else . end]
 		| unique)}
-	| . + {passed: ((.regressions | length) == 0
-		and (($missing | length) == 0 or $allowmissing))};
+	# Why the gate fails, each reason a phrase; none: it passes.
+	| def plural($n; $word): "\($n) \($word)\(if $n == 1 then "" else "s"
+		end)";
+	  . + {failures: [
+		(.regressions | length | select(. > 0) | plural(.; "regression")),
+		($missing | length | select(. > 0 and ($allowmissing | not))
+		    | plural(.; "configuration") + " of base missing in new"),
+		($lost | length | select(. > 0) | plural(.; "gated figure")
+		    + " of base missing in runs of new"),
+		(select($ncompared == 0) | "no configuration compared"),
+		(select($rescoped and ($scopesdiffer | not))
+		    | "base and new are of different scopes")]}
+	| . + {passed: ((.failures | length) == 0)};
 
 # compare.json -> compare.md, sized for a pull-request comment.
 def markdown($max):
@@ -234,14 +319,28 @@ def markdown($max):
 	def cell: tostring | gsub("\n"; " ") | shown | gsub("&"; "&amp;")
 		| gsub("<"; "&lt;") | gsub(">"; "&gt;")
 		| gsub("(?<c>[\\\\`\\[\\]|])"; "\\\(.c)");
-	# A kernel's name, shortened, for a code span: there nothing is markup,
-	# and only a backtick would end it.
-	def kname: sub("^void "; "")
+	# A kernel's name shortened: no "void", namespaces of no name,
+	# template arguments or parameters.
+	def kshort: sub("^void "; "")
 		| gsub("<unnamed>::|\\(anonymous namespace\\)::"; "")
 		| (split("(")[0] | split("<")[0]) as $s
 		| (if $s == "" then . else $s end)
-		| if length > 50 then .[:49] + "…" else . end
-		| gsub("\n"; " ") | shown | gsub("`"; "'");
+		| if length > 50 then .[:49] + "…" else . end;
+	# Text for a code span: there nothing is markup, and only a backtick
+	# would end it.
+	def kcode: gsub("\n"; " ") | shown | gsub("`"; "'");
+	# The names compare.md shows of the kernels it names, each unique:
+	# shortened, and where two shorten alike, numbered (#1, #2, in the
+	# order of their full names), which "Kernel names" lists in full.
+	([(.regressions[:$max][], .improvements[:$max][]) | .figure
+	    | select(startswith("kernels.")) | kernel.name]
+	    + [.regressions[:$max][] | .explained_by[]?.kernel]
+	    | unique | group_by(kshort)
+	    | map(if length == 1 then {(.[0]): (.[0] | kshort)}
+		  else to_entries | map({(.value):
+		    "\(.value | kshort) #\(.key + 1)"}) | add end)
+	    | add // {}) as $knames
+	| def kname: ($knames[.] // kshort) | kcode;
 	def pv($v): if $v < 0.001 then "< 0.001" else $v | fixed(3) end;
 	def p: if .p_value == null then "n = 1: untested" else pv(.p_value) end;
 	def q: if .q_value == null then "-" else pv(.q_value) end;
@@ -275,10 +374,12 @@ def markdown($max):
 		"\($n) \($word)\(if $n == 1 then "" else "s" end)";
 	def only($status): [.configurations[] | select(.status == $status)];
 
+	def scopecell: scope_phrase | cell;
+
 	.counts as $n
 	| "## h3compare: \(.base.path | cell) → \(.new.path | cell)", "",
-	  "**\(if .passed then "Passed" else "Failed" end): "
-	    + "\(plural($n.regression; "regression"))**, "
+	  "**\(if .passed then "Passed: \(plural($n.regression; "regression"))"
+		else "Failed: \(.failures | join("; "))" end)**, "
 	    + "\(plural($n.improvement; "improvement")), "
 	    + "in \(plural(only("compared") | length; "configuration"))"
 	    + " compared"
@@ -287,6 +388,27 @@ def markdown($max):
 		+ (if .missing_allowed then " (allowed)" else "" end)
 	       else "" end)
 	    + ".",
+	  (if (.settings | length) > 0 then
+	    "", "Settings not the default: " + (.settings
+		| map("`\(.text | kcode)` from \(.origin | cell)") | join("; "))
+		+ "."
+	   else empty end),
+	  (if .scopes_differ then
+	    "", "Scopes differ: base \(.base.scope | scopecell); new "
+	    + "\(.new.scope | scopecell)"
+	    + (if .scopes_may_differ then "; compared as SCOPES=differ allows."
+	       else ": figures of two scopes are not of one kind; make the "
+		 + "reports of one scope, or allow it with SCOPES=differ." end)
+	   elif .new.scope != null then
+	    "", "Both \(.new.scope | scope_phrase | cell)."
+	   else empty end),
+	  (if (.missing_figures | length) > 0 then
+	    "", "### Figures missing in new", "",
+	    "These figures gate in base and are missing in these runs of "
+	    + "new: the gate fails closed.", "",
+	    (.missing_figures[] | "- \(.configuration | cell), "
+		+ "\(.figure | cell): \(.runs | map(cell) | join(", "))")
+	   else empty end),
 	  (if (.regressions | length) > 0 then
 	    "", "### Regressions", "", table(.regressions),
 	    (.regressions[:$max][] | select(.explained_by | length > 0)
@@ -321,6 +443,11 @@ def markdown($max):
 		| join(" and ")): the top ten of each report, "
 	    + "as there is no kernels.tsv."
 	   else empty end),
+	  ($knames | to_entries | map(select(.value | test(" #[0-9]+$")))
+	    | if length > 0 then
+		"", "Kernel names shortened alike, in full:", "",
+		(sort_by(.value)[] | "- `\(.value | kcode)`: `\(.key | kcode)`")
+	      else empty end),
 	  "", "Gated: \($n.gated) figures ("
 	    + "\(.gated_figures | map(cell) | join(", "))), "
 	    + "Welch's t-test at alpha \(.alpha), Benjamini-Hochberg over its "

@@ -8,6 +8,11 @@ include "h3";
 def f($k): .figures[$k].mean;
 def f0($k): .figures[$k].mean // 0;
 def cell: "<td class=\"n\">" + (tostring | @html) + "</td>";
+# A count and its noun, one or many: 1 run, 2 runs.
+def count($one; $many): "\(.) " + (if . == 1 then $one else $many end);
+# A name broken, where it must be, after its commas alone: a run's or a
+# configuration's key=value pairs stay whole.
+def commabreaks: @html | gsub(","; ",<wbr />");
 def signed($d): (if . > 0 then "+" else "" end) + fixed($d);
 # The settings of a configuration as one label, key=value joined by ,.
 def settings: [to_entries[] | "\(.key)=\(.value)"] | join(",");
@@ -44,7 +49,8 @@ page_head("h3prof: sweep"),
 ("<h1>Sweep</h1>",
  (if .headline then "<p><strong>" + (.headline | @html) + "</strong></p>"
   else empty end),
- "<p>\(.runs | length) runs reduced, \(.failed | length) failed, \($ng) configurations.</p>",
+ "<p>\(.runs | length | count("run"; "runs")) reduced, \(.failed | length) failed, \($ng | count("configuration"; "configurations")).</p>",
+ (.scope | scope_words // empty | "<p>\(@html).</p>"),
  "<h2>Configurations</h2>",
  "<p>Fastest first: means over the runs of a configuration, ± the sample standard deviation; each configuration's runs link to their pages.</p>",
  "<div class=\"wide\"><table class=\"configs\">",
@@ -54,15 +60,15 @@ page_head("h3prof: sweep"),
     "<th>idle ms</th>" +
     (if $verdicts then "<th>verdict</th>" else "" end) + "</tr>",
  ($groups[] |
-    "<tr><td>" + (.label | @html | gsub(","; ",<wbr />")) +
+    "<tr><td>" + (.label | commabreaks) +
     "<br /><span class=\"runs\">" +
     ([.runs[]? | if $l[.] then "<a href=\"" + ($pages + "/" + . + ".html" |
-	href | @html) + "\">" + (@html) + "</a>" else @html end] |
+	href | @html) + "\">" + commabreaks + "</a>" else commabreaks end] |
 	join(" ")) + "</span></td>" +
     (.n | cell) +
     "<td class=\"n\">\(f("gpu_span_ns") | ms)" +
-    (if .figures.gpu_span_ns.stddev then " ± " +
-	(.figures.gpu_span_ns.stddev | ms) else "" end) + "</td>" +
+    (if .figures.gpu_span_ns.stddev then "<span class=\"sd\">± " +
+	(.figures.gpu_span_ns.stddev | ms) + "</span>" else "" end) + "</td>" +
     (.ratio_to_fastest | fixed(3) | cell) +
     (f("kernel_time_ns") | ms | cell) +
     (f("kernel_busy_union_percent") | fixed(1) | cell) +
@@ -73,18 +79,26 @@ page_head("h3prof: sweep"),
     (if $verdicts then "<td class=\"v\">" + (.verdict // "" |
 	tostring | @html) + "</td>" else "" end) + "</tr>"),
  "</table></div>",
- ([$groups[] | select((.why | type) == "array" and (.why | length) > 0)] |
+ ([$groups[] | select([.why, .why_parts] | any(type == "array" and length > 0))] |
   if length > 0 then
 	"<h2>What explains the differences</h2>",
-	"<p>For each configuration, the categories of kernel time that differ most from the fastest, largest first.</p>",
+	"<p>For each configuration, the categories of kernel time that differ most from the fastest, largest first; then the parts of the time account that grew most, with their share of the difference.</p>",
 	"<table>",
 	"<tr><th>configuration</th><th>against the fastest</th></tr>",
 	(.[] | "<tr><td>" + (.label | @html) + "</td><td>" +
-	    ([.why[] | (.category | tostring | @html) + ": " +
+	    ([([.why // [] | .[] | (.category | tostring | @html) + ": " +
 		(.delta_ms | signed(3)) + " ms" +
 		(if .delta_percent != null then
 		    " (" + (.delta_percent | signed(1)) + "%)" else "" end)] |
-		join(", ")) + "</td></tr>"),
+		join(", ")),
+	      ([.why_parts // [] | .[] | (.part | tostring | @html) + ": " +
+		(.change / 1e6 | signed(3)) + " ms" +
+		(if .share_percent != null then
+		    " (" + (.share_percent | fixed(0)) + "% of the difference)"
+		 else "" end)] | join(", ") |
+		if . == "" then . else "the time account: " + . end)] |
+		map(select(. != "")) | join("; ")) +
+	    "</td></tr>"),
 	"</table>"
   else empty end),
  (if (.failed | length) > 0 then

@@ -33,10 +33,12 @@ h3_jq() {
 }
 
 # h3_usage STATUS: print $usage (the script's synopsis lines) and exit:
-# status 0 to stdout, for -h and --help; else to stderr, with exit 2.
+# status 0 to stdout, for -h and --help, followed by a blank line and
+# $help (what the script does in a line, its options a line each, and
+# its manual); else $usage alone to stderr, with exit 2.
 h3_usage() {
 	if [ "$1" -eq 0 ]; then
-		printf '%s\n' "$usage"
+		printf '%s\n\n%s\n' "$usage" "$help"
 		exit 0
 	fi
 	printf '%s\n' "$usage" >&2
@@ -274,22 +276,22 @@ h3_facts() {
 	# The memory lines of the copies, for the time account; -x, the
 	# rules' communication categories (nccl), which the reference lacks.
 	local memfile='' launchfile=$t/launches xopt=
-	[ "$extend" -eq 0 ] || [ -n "$range$window" ] || memfile=$t/memory
+	[ "$extend" -eq 0 ] || [ -n "$range" ] || memfile=$t/memory
 	[ "$extend" -eq 0 ] || xopt=-x
 	# The readers: the GPU operations, and the launch API intervals bare.
 	case $gpu in
 	*.sqlite) gpuread=("$bin/sqlite2intervals" -t gpu ${memfile:+-m "$memfile"}) ;;
 	*) gpuread=("$bin/csv2intervals" ${memfile:+-m "$memfile"}) ;;
 	esac
-	# The launch lines, for the time account: of the reader of the
-	# kernel-exec trace, in place of the launch API intervals (-L), whose
-	# facts the account gives.
+	# The launch lines, for the time account and for a window: of the
+	# reader of the kernel-exec trace, in place of the launch API
+	# intervals (-L), whose facts the account gives.
 	local apifile=$t/api
 	case $kexec in
 	*.sqlite) apiread=("$bin/sqlite2intervals" -b -t launch) ;;
 	*) apiread=("$bin/csv2intervals" -b) ;;
 	esac
-	[ "$extend" -eq 0 ] || [ -n "$range$window" ] || {
+	{ [ "$extend" -eq 1 ] || [ -n "$window" ]; } && [ -z "$range" ] && {
 		apiread+=(-L)
 		apifile=$t/launchlines launchfile=$t/launchlines
 	}
@@ -324,6 +326,15 @@ h3_facts() {
 	[ -n "$nvtxin" ] || [ -z "$range" ] ||
 	    h3_die "$kexec: no NVTX ranges to scope by -R (an export, or an" \
 		"nvtx_pushpop_trace CSV beside the kernel-exec trace, holds them)"
+	# The filters' messages name the trace a scratch file was made of,
+	# as reduce.mk's do (NAME<tab>TRACE pairs: filters/lib's
+	# source_name), never the scratch file, which is gone afterwards.
+	printf -v H3PROF_SOURCES '%s\t%s\t' gpu "$gpu" gpu.sorted "$gpu" \
+	    gpu.idle "$gpu" gpu.sorted.idle "$gpu" memory "$gpu" \
+	    launchlines "$kexec" launchlines.sorted "$kexec" api "$kexec" \
+	    api.sorted "$kexec" launches "$kexec" selected "$kexec" \
+	    ranges "${nvtxin:-$kexec}" outside "${nvtxin:-$kexec}"
+	export H3PROF_SOURCES
 
 	# A filter that fails ends the subshell: end those still running
 	# with it, and wait for them, before the caller removes the temporary
@@ -395,7 +406,7 @@ h3_facts() {
 	if [ "$extend" -eq 1 ] && [[ $gpu == *.sqlite ]] && is_export "$gpuin"
 	then
 		"$bin/exportinfo" -- "$gpuin" >"$t/export.facts"
-		if [ -z "$range$window" ] &&
+		if [ -z "$range" ] &&
 		    grep -q '^graphs\.launches' -- "$t/export.facts"; then
 			"$bin/exportinfo" -g -- "$gpuin" >"$t/graphs"
 			gpu_and_graphs() {
@@ -407,8 +418,7 @@ h3_facts() {
 		fi
 	fi
 	# The ranges and the launches inside them.  With -R, the GPU work of
-	# the matching ranges (inrange -l), or with -w, that in the window
-	# (inwindow), takes the place of the traces.
+	# the matching ranges (inrange -l) takes the place of the traces.
 	if [ -n "$nvtxin" ] && { [ "$extend" -eq 1 ] || [ -n "$range" ]; }; then
 		"$bin/nvtxranges" -- "$nvtxin" >"$t/ranges"
 		[ -s "$t/ranges" ] || [ -z "$range" ] ||
@@ -417,12 +427,12 @@ h3_facts() {
 	fi
 	# The launches: read first where they make the scope, else beside the
 	# traces, for nvtx_ranges.
-	[ "$extend" -eq 1 ] || [ -n "$range$window" ] || nvtxin=''
+	[ "$extend" -eq 1 ] || [ -n "$range" ] || nvtxin=''
 	launchread=("$bin/nvtxranges" -t launch -- "$kexecin")
 	# An empty kernel-exec trace (nsys's skip) launched nothing.
 	if [ "$skipped" -eq 1 ]; then
 		: >"$t/launches"
-	elif [ -n "$range$window" ]; then
+	elif [ -n "$range" ]; then
 		"${launchread[@]}" >"$t/launches"
 	fi
 	if [ -n "$range" ]; then
@@ -430,14 +440,8 @@ h3_facts() {
 		    -g "$t/outside" -- "$t/ranges" "$t/launches" >"$t/selected"
 		[ -s "$t/selected" ] || h3_die "no GPU work launched in the" \
 		    "NVTX ranges matching '$range'${skip:+ after the first $skip}"
-	elif [ -n "$window" ]; then
-		"$bin/inwindow" -w "$window" -- "$t/launches" >"$t/selected"
-		"$bin/inwindow" -f -w "$window" -- "$t/launches" \
-		    >"$t/scope.facts"
-		[ -s "$t/selected" ] ||
-		    h3_die "no GPU work starts in the window $window"
 	fi
-	if [ -n "$range$window" ]; then
+	if [ -n "$range" ]; then
 		# The readers of launch lines (h3prof(5)), called as the
 		# traces' are, with -- and the file.
 		# (exec: a filter started in the background is the process
@@ -461,7 +465,7 @@ h3_facts() {
 	"${apiread[@]}" -- "$kexecin" >"$apifile" 2>"$t/api.err" &
 	pids+=($!)
 	: >"$t/launches.err"
-	if [ -n "$nvtxin" ] && [ -z "$range$window" ] &&
+	if [ -n "$nvtxin" ] && [ -z "$range" ] &&
 	    [ "$skipped" -eq 0 ]; then
 		"${launchread[@]}" >"$t/launches" 2>"$t/launches.err" &
 		pids+=($!)
@@ -477,6 +481,28 @@ h3_facts() {
 	[ ! -s "$t/api.err" ] || cat -- "$t/api.err" >&2
 	[ ! -s "$t/launches.err" ] || cat -- "$t/launches.err" >&2
 	[ "$rc" -eq 0 ] || exit 1
+	# A window keeps every GPU operation that starts in it, copies,
+	# memsets and graph launches too, with their memory and launch
+	# lines, as reduce.mk's WINDOW: of the whole run's, read above.
+	if [ -n "$window" ]; then
+		"$bin/inwindow" -f -w "$window" -- "$t/gpu" >"$t/scope.facts"
+		"$bin/inwindow" -w "$window" -- "$t/gpu" >"$t/gpu.window"
+		[ -s "$t/gpu.window" ] ||
+		    h3_die "no GPU work starts in the window $window"
+		[ -z "$memfile" ] || "$bin/inwindow" -w "$window" -- \
+		    "$t/gpu" "$memfile" >"$t/memory.window"
+		"$bin/inwindow" -l -w "$window" -- "$t/gpu" "$launchfile" \
+		    >"$t/launchlines.window"
+		[ -z "$nvtxin" ] || "$bin/inwindow" -l -w "$window" -- \
+		    "$t/gpu" "$t/launches" >"$t/selected"
+		mv -- "$t/gpu.window" "$t/gpu"
+		[ -z "$memfile" ] || mv -- "$t/memory.window" "$memfile"
+		mv -- "$t/launchlines.window" "$launchfile"
+		# The launch API intervals (of h3facts without -x): the
+		# calls of the kernels' launch lines.
+		[ "$extend" -eq 1 ] || awk -F'\t' -v OFS='\t' \
+		    '$6 == "kernel" { print $1, $2 }' "$launchfile" >"$t/api"
+	fi
 
 	local facts=("$t/gpu.facts" "$t/gaps.facts")
 	[ "$extend" -eq 1 ] || facts+=("$t/api.facts" "$t/overlap.facts")

@@ -164,8 +164,12 @@ def runpage:
 	 "<h1>" + ($r.run.name // $name | @html) + "</h1>",
 	 "<p>" + ([$r.run.config // {} | to_entries[] |
 		"\(.key)=\(.value)"] | join(", ") | @html) + "</p>",
-	 (if $r.scope then "<p>Scoped: " + ($r.scope | tojson | @html) +
-		".</p>" else empty end),
+	 (if $r.scope then "<p>" + ($r.scope | scope_words
+		+ (if .instances then "; \(.instances) instances"
+		    + (if (.skipped // 0) > 0 then ", \(.skipped) skipped"
+		       else "" end) else "" end)
+		+ (if .covered_ns then ", \(.covered_ns | ms) ms covered"
+		   else "" end) | @html) + ".</p>" else empty end),
 	 "<h2>Figures</h2>", "<table>",
 	 row("GPU span ms"; $span | ms),
 	 row("GPU operations"; $r.gpu_operation_count),

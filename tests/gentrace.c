@@ -1,78 +1,8 @@
 /*
- * NAME
- *	gentrace - write a synthetic pair of nsys stats CSV traces
- *
- * SYNOPSIS
- *	gentrace [-Nh] [-a sage2|sdpa] [-c copies] [-L ns] [-l layers]
- *	    [-m crlf|quoted] [-n kernels | -t steps] [-r height] [-s seed]
- *	    [-v 2024|2022] -o dir/prefix
- *
- * DESCRIPTION
- *	Gentrace writes what `nsys stats -r cuda_gpu_trace,cuda_kern_exec_trace
- *	-f csv -o dir/prefix` would write for a run of a diffusion transformer
- *	on a Blackwell (SM120) GPU with SageAttention2 and NVFP4 GEMMs: the
- *	files dir/prefix_cuda_gpu_trace.csv (kernels, memcpys and memsets,
- *	sorted by start) and dir/prefix_cuda_kern_exec_trace.csv (one row per
- *	kernel: its launch API call and its run on the GPU, sorted by API
- *	start).  The same options and seed always give the same bytes.
- *
- *	The run is a sequence of denoising steps.  Each step synchronizes the
- *	CPU with the GPU, copies the timestep to the GPU, embeds it, runs
- *	the transformer blocks (layers) and a scheduler update, and copies a
- *	flag back.  A block is RMS/layer norm, NVFP4 packing (absmax, final
- *	scale, zero fill, quantize), block-scaled CUTLASS GEMMs, fused QK
- *	norm + RoPE, attention and gated residual adds.  Every category of
- *	the reference summarize_nsys_profile.py occurs in each block, with
- *	near-miss names that belong to "other".
- *
- *	One CPU thread launches the model on streams 7 (compute), 14
- *	(attention's V path, forked from and joined to 7) and 18 (fills and
- *	memsets nested inside long GEMMs); a second thread now and then
- *	launches a NaN check and a copy on stream 22.  Kernels on different
- *	streams overlap, some start at the same nanosecond, and a full
- *	launch queue (512 operations) blocks the launching call, so API
- *	intervals overlap GPU work while the CPU runs ahead and do not
- *	after a synchronization.  Names are nsys-demangled: some hold
- *	commas (and are quoted), a few hold double quotes (written "") and
- *	one per step holds a newline.  Every duration is at least 1 ns.
- *
- * OPTIONS
- *	-a sage2|sdpa	Attention: SageAttention2 kernels (default) or a
- *			flash SDPA kernel, which is in category "other".
- *	-c copies	Copy this many times 8 MB from pinned host memory
- *			to the GPU in each block, on stream 18, beside the
- *			compute (default 0): copies under and outside
- *			kernels.
- *	-h		Print the usage and exit 0.
- *	-L ns		A launch-bound run: the main thread works ns more
- *			on the CPU before each launch call (default 0), so
- *			that the GPU waits for it.
- *	-N		An NCCL all-gather kernel in each block, on stream
- *			14, partly under the compute of stream 7 (category
- *			nccl of h3.rules, other for the reference).
- *	-l layers	Transformer blocks per step (default 28).
- *	-m crlf		End lines with CR LF.
- *	-m quoted	Quote every field, as some CSV writers do.
- *	-n kernels	Stop after this many kernels (default 1000).
- *	-o dir/prefix	Where the two files go; dir must exist.
- *	-r height	Video height in pixels (default 720): GEMM and
- *			elementwise durations grow with its square,
- *			attention with its fourth power.
- *	-s seed		Seed of the pseudo-random numbers (default 1).
- *	-t steps	Write this many whole steps and a final copy of the
- *			latents to the host instead of -n kernels.
- *	-v 2022		Write as nsys 2022.4 did: files prefix_gputrace.csv
- *			and prefix_kernexectrace.csv, no GreenCtx column,
- *			"Throughput (MBps)", None for NULL values, and the
- *			memcpy names [CUDA memcpy HtoD] etc.
- *	-v 2024		As nsys 2023.4 and later (default).
- *
- * EXIT STATUS
- *	0 on success, 1 if a file cannot be written, 2 for bad usage.
- *
- * EXAMPLES
- *	gentrace -s 7 -n 200000 -o /tmp/run
- *	gentrace -a sdpa -r 1080 -l 4 -t 2 -m quoted -o samples/x/profile
+ * gentrace - write a synthetic pair of nsys stats CSV traces: what nsys
+ * would write for a run of a diffusion transformer, shaped by the knobs
+ * of its options.  The manual is tests/gentrace.1; usage() and help()
+ * print its SYNOPSIS and its options.
  */
 #include <err.h>
 #include <errno.h>
@@ -528,16 +458,53 @@ static struct heap gpuq;	/* operations waiting for the GPU trace */
 static struct heap launchq;	/* kernels waiting for the kern exec trace */
 static struct out gpu_out, kexec_out;
 
-/* Print the synopsis: on stdout and exit 0 for -h, else stderr and 2. */
+/* The synopsis, as the manual's, on fp. */
 static void
-usage(int status)
+synopsis(FILE *fp)
 {
-	fprintf(status == 0 ? stdout : stderr, "usage: gentrace "
+	fputs("usage: gentrace "
 	    "[-Nh] [-a sage2|sdpa] [-c copies] [-L ns] [-l layers]\n"
 	    "           [-m crlf|quoted] [-n kernels | -t steps] [-r height] "
 	    "[-s seed]\n"
-	    "           [-v 2024|2022] -o dir/prefix\n");
-	exit(status);
+	    "           [-v 2024|2022] -o dir/prefix\n", fp);
+}
+
+/* A usage error: the synopsis on stderr, exit 2. */
+static void
+usage(void)
+{
+	synopsis(stderr);
+	exit(2);
+}
+
+/* -h and --help: the synopsis, what gentrace does and its knobs, a line
+   each, on stdout; exit 0. */
+static void
+help(void)
+{
+	synopsis(stdout);
+	fputs("\nWrite a synthetic pair of nsys stats CSV traces.\n\n"
+	    "  -a sage2|sdpa   attention: SageAttention2 (default) or flash "
+	    "SDPA, in other\n"
+	    "  -c copies       8 MB host-to-GPU copies per block, 0 to 8 "
+	    "(default 0)\n"
+	    "  -h, --help      print this help and exit\n"
+	    "  -L ns           CPU work before each launch: a launch-bound "
+	    "run (default 0)\n"
+	    "  -l layers       transformer blocks per step (default 28)\n"
+	    "  -m crlf|quoted  end lines with CR LF, or quote every field\n"
+	    "  -N              an NCCL all-gather kernel in each block\n"
+	    "  -n kernels      stop after this many kernels (default 1000)\n"
+	    "  -o dir/prefix   where the two files go; dir must exist\n"
+	    "  -r height       video height in pixels (default 720)\n"
+	    "  -s seed         seed of the pseudo-random numbers (default 1)\n"
+	    "  -t steps        this many whole steps instead of -n kernels\n"
+	    "  -v 2024|2022    as nsys 2023.4 and later write (default), or "
+	    "as 2022.4\n"
+	    "\nManual: man -l tests/gentrace.1\n", stdout);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err(1, "stdout");
+	exit(0);
 }
 
 /* The next pseudo-random number: splitmix64, the same on every machine. */
@@ -583,7 +550,7 @@ number(const char *s, uint64_t lo, uint64_t hi, const char *what)
 	    v > hi) {
 		warnx("%s must be a number from %" PRIu64 " to %" PRIu64 ": %s",
 		    what, lo, hi, s);
-		usage(2);
+		usage();
 	}
 	return v;
 }
@@ -1062,6 +1029,9 @@ main(int argc, char *argv[])
 	unsigned layers = 28, height = 720;
 	int ch, i, nflag = 0;
 
+	/* getopt takes no long option: --help is looked for first. */
+	if (argc > 1 && strcmp(argv[1], "--help") == 0)
+		help();
 	while ((ch = getopt(argc, argv, "Na:c:hL:l:m:n:o:r:s:t:v:")) != -1) {
 		switch (ch) {
 		case 'N':
@@ -1077,7 +1047,7 @@ main(int argc, char *argv[])
 			attn = optarg;
 			break;
 		case 'h':
-			usage(0);
+			help();
 			break;
 		case 'l':
 			layers = number(optarg, 1, 1000, "layers");
@@ -1105,18 +1075,18 @@ main(int argc, char *argv[])
 			version = optarg;
 			break;
 		default:
-			usage(2);
+			usage();
 		}
 	}
 	if (optind != argc || prefix == NULL)
-		usage(2);
+		usage();
 	if (nflag && steps > 0) {
 		warnx("-n and -t exclude each other");
-		usage(2);
+		usage();
 	}
 	if (strcmp(attn, "sage2") != 0 && strcmp(attn, "sdpa") != 0) {
 		warnx("attention must be sage2 or sdpa: %s", attn);
-		usage(2);
+		usage();
 	}
 	if (mode != NULL && strcmp(mode, "crlf") == 0) {
 		eol = "\r\n";
@@ -1125,13 +1095,13 @@ main(int argc, char *argv[])
 		quote_all = 1;
 	else if (mode != NULL) {
 		warnx("mode must be crlf or quoted: %s", mode);
-		usage(2);
+		usage();
 	}
 	if (strcmp(version, "2022") == 0)
 		v2022 = 1;
 	else if (strcmp(version, "2024") != 0) {
 		warnx("version must be 2024 or 2022: %s", version);
-		usage(2);
+		usage();
 	}
 	by_count = steps == 0;
 	kernels_left = kernels;

@@ -30,11 +30,53 @@ lines_open(struct lines *l, const char *path)
 	} else {
 		if ((l->fd = open(path, O_RDONLY)) == -1)
 			err(1, "%s", path);
-		l->path = path;
+		l->path = source_name(path);
+		l->unlined = l->path != path;
 	}
 	l->cap = READ_CHUNK + 1;
 	if ((l->buf = malloc(l->cap)) == NULL)
 		err(1, NULL);
+}
+
+const char *
+source_name(const char *path)
+{
+	const char *env = getenv("H3PROF_SOURCES"), *base, *name, *trace;
+	size_t len, baselen;
+	char *shown;
+
+	if (env == NULL)
+		return path;
+	base = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	baselen = strlen(base);
+	for (name = env; (trace = strchr(name, '\t')) != NULL;
+	    name = trace + len + 1) {
+		trace++;
+		len = strcspn(trace, "\t");
+		if ((size_t)(trace - 1 - name) == baselen &&
+		    memcmp(name, base, baselen) == 0) {
+			if ((shown = strndup(trace, len)) == NULL)
+				err(1, NULL);
+			return shown;
+		}
+		if (trace[len] == '\0')
+			break;
+	}
+	return path;
+}
+
+const char *
+lines_at(const struct lines *l)
+{
+	static char *buf;
+	static size_t cap;
+	size_t need = strlen(l->path) + 24;
+
+	if (l->unlined)
+		return l->path;
+	buf = grow(buf, &cap, need, 1);
+	snprintf(buf, cap, "%s:%lu", l->path, l->lineno);
+	return buf;
 }
 
 /* Read more bytes after the unread ones; 0 at end of input. */
@@ -49,9 +91,11 @@ fill(struct lines *l)
 		l->off = 0;
 	}
 	if (l->cap - l->len < READ_CHUNK + 1) {
-		if (l->len >= H3_MAXLINE)
-			errx(1, "%s:%lu: line longer than %u bytes", l->path,
-			    l->lineno + 1, H3_MAXLINE);
+		if (l->len >= H3_MAXLINE) {
+			l->lineno++;	/* the line being read */
+			errx(1, "%s: line longer than %u bytes", lines_at(l),
+			    H3_MAXLINE);
+		}
 		l->cap = l->len + READ_CHUNK + 1;
 		if ((l->buf = realloc(l->buf, l->cap)) == NULL)
 			err(1, NULL);
@@ -96,10 +140,10 @@ lines_next(struct lines *l, size_t *lenp)
 	if (lenp != NULL)
 		*lenp = nl - line;
 	if ((size_t)(nl - line) > H3_MAXLINE)
-		errx(1, "%s:%lu: line longer than %u bytes", l->path,
-		    l->lineno, H3_MAXLINE);
+		errx(1, "%s: line longer than %u bytes", lines_at(l),
+		    H3_MAXLINE);
 	if (memchr(line, '\0', nl - line) != NULL)
-		errx(1, "%s:%lu: NUL byte in line", l->path, l->lineno);
+		errx(1, "%s: NUL byte in line", lines_at(l));
 	return line;
 }
 
@@ -168,8 +212,7 @@ void
 sum_ns(int64_t *sum, int64_t ns, const struct lines *l)
 {
 	if (__builtin_add_overflow(*sum, ns, sum))
-		errx(1, "%s:%lu: a sum of ns overflows 64 bits", l->path,
-		    l->lineno);
+		errx(1, "%s: a sum of ns overflows 64 bits", lines_at(l));
 }
 
 /* Split off the next tab-separated column; NULL if there is none. */
@@ -218,23 +261,23 @@ ivin_parse(struct ivin *r, char *line, size_t len, struct interval *iv)
 
 	/* Filters end every line: a line without an end may be torn. */
 	if (l->eof)
-		errx(1, "%s:%lu: no newline at the end of the input: is it "
-		    "cut short?", l->path, l->lineno);
+		errx(1, "%s: no newline at the end of the input: is it "
+		    "cut short?", lines_at(l));
 	p = line;
 	start = column(&p);
 	end = column(&p);
 	if (end == NULL)
-		errx(1, "%s:%lu: expected at least 2 tab-separated columns",
-		    l->path, l->lineno);
+		errx(1, "%s: expected at least 2 tab-separated columns",
+		    lines_at(l));
 	if (parse_ns(start, &iv->start) == -1)
-		errx(1, "%s:%lu: bad start \"%.40s\": not a non-negative "
-		    "integer of ns", l->path, l->lineno, start);
+		errx(1, "%s: bad start \"%.40s\": not a non-negative "
+		    "integer of ns", lines_at(l), start);
 	if (parse_ns(end, &iv->end) == -1)
-		errx(1, "%s:%lu: bad end \"%.40s\": not a non-negative "
-		    "integer of ns", l->path, l->lineno, end);
+		errx(1, "%s: bad end \"%.40s\": not a non-negative "
+		    "integer of ns", lines_at(l), end);
 	if (iv->end < iv->start)
-		errx(1, "%s:%lu: end %lld before start %lld", l->path,
-		    l->lineno, (long long)iv->end, (long long)iv->start);
+		errx(1, "%s: end %lld before start %lld", lines_at(l),
+		    (long long)iv->end, (long long)iv->start);
 	iv->full = p != NULL;
 	if (iv->full) {
 		iv->kind = column(&p);
@@ -243,8 +286,8 @@ ivin_parse(struct ivin *r, char *line, size_t len, struct interval *iv)
 		iv->category = column(&p);
 		iv->name = p;
 		if (iv->name == NULL || strchr(iv->name, '\t') != NULL)
-			errx(1, "%s:%lu: expected 2 or 7 tab-separated "
-			    "columns", l->path, l->lineno);
+			errx(1, "%s: expected 2 or 7 tab-separated "
+			    "columns", lines_at(l));
 		iv->namelen = line + len - iv->name;
 		if (r->kind != NULL && strcmp(iv->kind, r->kind) != 0)
 			return 0;
@@ -254,9 +297,9 @@ ivin_parse(struct ivin *r, char *line, size_t len, struct interval *iv)
 		iv->namelen = 0;
 	}
 	if (r->sorted && iv->start < r->prevstart)
-		errx(1, "%s:%lu: not sorted by start (%lld after %lld); "
+		errx(1, "%s: not sorted by start (%lld after %lld); "
 		    "sort with: sort -t \"$(printf '\\t')\" -k1,1n",
-		    l->path, l->lineno, (long long)iv->start,
+		    lines_at(l), (long long)iv->start,
 		    (long long)r->prevstart);
 	r->prevstart = iv->start;
 	return 1;
@@ -305,25 +348,24 @@ launches_parse(struct launches *r, char *line, size_t len, struct launch *ln)
 	r->line = line;
 	r->len = len;
 	if (l->eof)
-		errx(1, "%s:%lu: no newline at the end of the input: is it "
-		    "cut short?", l->path, l->lineno);
+		errx(1, "%s: no newline at the end of the input: is it "
+		    "cut short?", lines_at(l));
 	p = r->line;
 	for (i = 0; i < 9; i++)
 		col[i] = column(&p);
 	if (p == NULL || strchr(p, '\t') != NULL)
-		errx(1, "%s:%lu: expected a launch line: call start, end, "
-		    "thread, then a full interval line", l->path, l->lineno);
+		errx(1, "%s: expected a launch line: call start, end, "
+		    "thread, then a full interval line", lines_at(l));
 	if (parse_ns(col[0], &ln->start) == -1 ||
 	    parse_ns(col[1], &ln->end) == -1 || ln->end < ln->start ||
 	    parse_ns(col[3], &ln->op.start) == -1 ||
 	    parse_ns(col[4], &ln->op.end) == -1 || ln->op.end < ln->op.start)
-		errx(1, "%s:%lu: a start or end that is not a non-negative "
-		    "integer of ns, or an end before its start", l->path,
-		    l->lineno);
+		errx(1, "%s: a start or end that is not a non-negative "
+		    "integer of ns, or an end before its start", lines_at(l));
 	if (r->sorted && ln->start < r->prevstart)
-		errx(1, "%s:%lu: not sorted by call start (%lld after %lld); "
+		errx(1, "%s: not sorted by call start (%lld after %lld); "
 		    "sort with: sort -t \"$(printf '\\t')\" -k1,1n",
-		    l->path, l->lineno, (long long)ln->start,
+		    lines_at(l), (long long)ln->start,
 		    (long long)r->prevstart);
 	r->prevstart = ln->start;
 	ln->thread = col[2];

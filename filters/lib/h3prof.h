@@ -26,7 +26,11 @@
  */
 struct lines {
 	int		 fd;
-	const char	*path;		/* as shown in messages: "stdin" for - */
+	const char	*path;		/* as shown in messages: "stdin" for -,
+					   the trace of a file in between
+					   (source_name) */
+	int		 unlined;	/* path is such a trace, whose line
+					   lineno is not */
 	unsigned long	 lineno;	/* number of the line last returned */
 	char		*buf;
 	size_t		 cap;		/* bytes allocated in buf */
@@ -39,6 +43,21 @@ struct lines {
 
 void	 lines_open(struct lines *, const char *path);
 char	*lines_next(struct lines *, size_t *lenp);
+/*
+ * Where the line last read is, for a message: "PATH:LINE", or the trace
+ * alone where the file is one in between (source_name).  Valid until the
+ * next call.
+ */
+const char *lines_at(const struct lines *);
+/*
+ * What a message calls the file at path.  A make that chains the filters
+ * passes data between them in files of its own, which are gone once it
+ * is done: it names in the environment variable H3PROF_SOURCES the trace
+ * each was made of, as NAME<tab>TRACE pairs, all separated by tabs, NAME
+ * a file's last part, so that every message names the user's trace.
+ * Returns that TRACE, or else path.
+ */
+const char *source_name(const char *path);
 char	*column(char **);
 /* *sum += ns, or exit 1 saying that the sum overflows, at l's line. */
 void	 sum_ns(int64_t *sum, int64_t ns, const struct lines *l);
@@ -175,9 +194,24 @@ double	 welch_test(double mean1, double var1, double n1, double mean2,
  * verdict.c: the verdict of a time account, one line by the rule
  * verdict_rule states, as account(1) gives a run's and sweepsum(1) a
  * configuration's, from the means of its runs' figures: the same rule,
- * the same words.  The figures are ns but for short_kernels, a count;
- * a run's are integers, which print as they are.
+ * the same words.  The figures are ns but for the counts; a run's are
+ * integers, which print as they are.  The class is the line's words
+ * before its first colon.
+ *
+ * Idle gaps are told apart by length, by the thresholds below, and by
+ * their cause, as account(1) tells it: gap_ns[length][cause] is the idle
+ * time in gaps of that length and cause, gap_count[length][cause] their
+ * number.
  */
+enum gaplen { GAP_SHORT, GAP_MEDIUM, GAP_LONG, NGAPLEN };
+enum gapcause { GAP_HOST, GAP_LAUNCH, GAP_QUEUED, GAP_UNKNOWN, NGAPCAUSE };
+/* Gaps under this are back to back: the per-kernel cost of the GPU. */
+#define VERDICT_SHORT_GAP_NS	10000
+/* Gaps of this or more are long: no launch overhead is that long. */
+#define VERDICT_LONG_GAP_NS	1000000
+extern const char *const gaplen_name[NGAPLEN];
+extern const char *const gapcause_name[NGAPCAUSE];
+
 struct verdict_figures {
 	double	 span_ns;		/* the GPU span */
 	double	 comm_exposed_ns;	/* communication not under compute */
@@ -190,6 +224,13 @@ struct verdict_figures {
 	double	 idle_queued_ns;	/* an event, a stream, a sync */
 	double	 idle_unknown_ns;
 	double	 short_kernels;		/* shorter than their launch call */
+	double	 kernels, kernel_ns;	/* count and time of the kernels */
+	double	 call_p50_ns;		/* the median launch call */
+	double	 gap_ns[NGAPLEN][NGAPCAUSE];
+	double	 gap_count[NGAPLEN][NGAPCAUSE];
+	double	 longest_gap_ns;	/* the longest idle gap */
+	double	 longest_gap_at_ns;	/* its start, from the span's */
+	int	 means;			/* of runs: counts are per run */
 };
 
 extern const char verdict_rule[];
@@ -378,6 +419,12 @@ double	 pydiv(int64_t a, int64_t b);
  */
 int	 utf8_valid(const char *s, size_t len);
 size_t	 utf8_char(const char *s, size_t avail, uint32_t *cp);
+/*
+ * utf8_bom returns 3 if the len bytes at s start with the UTF-8 byte
+ * order mark, which a spreadsheet writes first in a CSV it saves (nsys
+ * never does), else 0: the bytes a CSV reader skips.
+ */
+size_t	 utf8_bom(const char *s, size_t len);
 char	*shown(const char *s, size_t len, size_t max);
 
 /*
@@ -513,6 +560,12 @@ const char *out_stdout_name(void);
  * regular file, which cannot be read back, nothing.
  */
 void	 out_bystart(FILE *fp, const char *path);
+/*
+ * out_bystart, which also says whether two lines are the same bytes: 1,
+ * and the places of the first two such in the order they were written
+ * (from 0) at dup[0] and dup[1]; else 0.
+ */
+int	 out_bystart_dups(FILE *fp, const char *path, size_t dup[2]);
 
 /*
  * jsondoc.c: a JSON document held whole, read into a tree of its values.

@@ -366,10 +366,12 @@ out_stdout_next(const char *path)
 	out_stdout(path);
 }
 
-/* A line of out_bystart: its start, and where it is in the file. */
+/* A line of out_bystart: its start, where it is in the file, and its
+   place in the order written. */
 struct sline {
 	int64_t		 start;
 	size_t		 off, len;
+	size_t		 index;
 };
 
 static int
@@ -385,18 +387,26 @@ byline(const void *a, const void *b)
 void
 out_bystart(FILE *fp, const char *path)
 {
+	size_t dup[2];
+
+	(void)out_bystart_dups(fp, path, dup);
+}
+
+int
+out_bystart_dups(FILE *fp, const char *path, size_t dup[2])
+{
 	struct sline *line = NULL;
 	struct stat st;
 	size_t n = 0, cap = 0, off, i;
 	ssize_t got;
 	char *buf, *nl;
-	int fd = fileno(fp);
+	int fd = fileno(fp), found = 0;
 
 	if (fflush(fp) == EOF || ferror(fp) || fstat(fd, &st) == -1)
 		err(1, "%s", path);
 	/* Written in place to no regular file (/dev/null): gone as written. */
 	if (!S_ISREG(st.st_mode))
-		return;
+		return 0;
 	if ((buf = malloc(st.st_size + 1)) == NULL)
 		err(1, NULL);
 	for (off = 0; off < (size_t)st.st_size; off += got)
@@ -410,14 +420,25 @@ out_bystart(FILE *fp, const char *path)
 			err(1, NULL);
 		line[n].start = strtoll(buf + off, NULL, 10);
 		line[n].off = off;
+		line[n].index = n;
 		line[n++].len = nl + 1 - (buf + off);
 	}
 	if (n > 1)
 		qsort(line, n, sizeof(*line), byline);
+	/* Two lines of the same bytes have one start: side by side now. */
+	for (i = 1; i < n && !found; i++)
+		if (line[i].start == line[i - 1].start &&
+		    line[i].len == line[i - 1].len && memcmp(buf + line[i].off,
+		    buf + line[i - 1].off, line[i].len) == 0) {
+			dup[0] = line[i - 1].index;
+			dup[1] = line[i].index;
+			found = 1;
+		}
 	if (fseeko(fp, 0, SEEK_SET) == -1 || ftruncate(fd, 0) == -1)
 		err(1, "%s", path);
 	for (i = 0; i < n; i++)
 		fwrite_unlocked(buf + line[i].off, 1, line[i].len, fp);
 	free(line);
 	free(buf);
+	return found;
 }

@@ -11,6 +11,12 @@
 #include "h3prof.h"
 
 size_t
+utf8_bom(const char *s, size_t len)
+{
+	return len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+}
+
+size_t
 utf8_char(const char *str, size_t avail, uint32_t *cpp)
 {
 	const unsigned char *s = (const unsigned char *)str;

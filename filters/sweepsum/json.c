@@ -11,6 +11,49 @@
 
 #include "sweepsum.h"
 
+/* A report's scope as its report records the setting; null for none. */
+static void
+putscope(struct jsonw *jw, const char *key, const struct scope *sc)
+{
+	if (sc->kind == 0) {
+		jw_null(jw, key);
+		return;
+	}
+	jw_open(jw, key, '{');
+	if (sc->kind == 'r') {
+		jw_string(jw, "range", sc->text, sc->textlen);
+		jw_int(jw, "skip", sc->skip);
+	} else
+		jw_string(jw, "window", sc->text, sc->textlen);
+	jw_close(jw, '}');
+}
+
+/*
+ * The sweep's scope: absent where no report is scoped; the scope where
+ * every report has the same; else each scope there is, once, in the
+ * order of the runs, null for the unscoped reports.
+ */
+static void
+putsweepscope(struct jsonw *jw)
+{
+	const struct run *r, *q;
+
+	if (!scopesdiffer) {
+		if (scope.kind != 0)
+			putscope(jw, "scope", &scope);
+		return;
+	}
+	jw_open(jw, "scope", '[');
+	for (r = runs; r < runs + nreports; r++) {
+		for (q = runs; q < r; q++)
+			if (samescope(&q->scope, &r->scope))
+				break;
+		if (q == r)
+			putscope(jw, NULL, &r->scope);
+	}
+	jw_close(jw, ']');
+}
+
 void
 putsummaryjson(FILE *fp)
 {
@@ -29,6 +72,7 @@ putsummaryjson(FILE *fp)
 		err(1, "scratch file");
 	jw_open(&jw, NULL, '{');
 	jw_string(&jw, "stamp", stamp, strlen(stamp));
+	putsweepscope(&jw);
 	if ((hfp = open_memstream(&text, &max)) == NULL)
 		err(1, NULL);
 	headline(hfp, 0);
@@ -115,6 +159,19 @@ putsummaryjson(FILE *fp)
 			jw_string(&jw, "category", k->key + 11, namelen);
 			jw_float(&jw, "delta_ms", d->ms);
 			jw_float(&jw, "delta_percent", d->pct);
+			jw_close(&jw, '}');
+		}
+		jw_close(&jw, ']');
+		jw_open(&jw, "why_parts", '[');
+		for (j = 0; j < g->ngrew; j++) {
+			k = groups_nth(&figs, g->grew[j].fig);
+			jw_open(&jw, NULL, '{');
+			jw_string(&jw, "part", k->key + sizeof(PARTS) - 1,
+			    k->keylen - sizeof(PARTS) + 1);
+			jw_float(&jw, "base", g->grew[j].base);
+			jw_float(&jw, "new", g->grew[j].new);
+			jw_float(&jw, "change", g->grew[j].change);
+			jw_float(&jw, "share_percent", g->grew[j].share);
 			jw_close(&jw, '}');
 		}
 		jw_close(&jw, ']');

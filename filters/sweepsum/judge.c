@@ -199,6 +199,17 @@ bylargest(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Grown parts by change, largest first, then as the figures came. */
+static int
+bygrowth(const void *a, const void *b)
+{
+	const struct grown *x = a, *y = b;
+
+	if (x->change != y->change)
+		return x->change > y->change ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
 /* The mean of a group's figure fig, 0 where it has none. */
 static double
 meanor0(const struct conf *g, size_t fig)
@@ -243,9 +254,10 @@ everyrun(const struct conf *g, const char *name, int *ok)
 static void
 accountverdict(struct conf *g)
 {
-	struct verdict_figures v = { 0 };
+	struct verdict_figures v = { .means = 1 };
 	double idle[4];
-	size_t i;
+	char name[64];
+	size_t i, j;
 	int ok = 1;
 	FILE *fp;
 
@@ -263,8 +275,25 @@ accountverdict(struct conf *g)
 	v.idle_queued_ns = idle[2];
 	v.idle_unknown_ns = idle[3];
 	v.short_kernels = everyrun(g, TA "launch.shorter_than_call", &ok);
+	v.kernels = everyrun(g, "kernel_count", &ok);
+	v.kernel_ns = everyrun(g, "kernel_time_ns", &ok);
+	v.call_p50_ns = everyrun(g, TA "launch.call_p50_ns", &ok);
+	for (i = 0; i < NGAPLEN; i++)
+		for (j = 0; j < NGAPCAUSE; j++) {
+			snprintf(name, sizeof(name), TA "gaps.%s.%s.ns",
+			    gaplen_name[i], gapcause_name[j]);
+			v.gap_ns[i][j] = everyrun(g, name, &ok);
+			snprintf(name, sizeof(name), TA "gaps.%s.%s.count",
+			    gaplen_name[i], gapcause_name[j]);
+			v.gap_count[i][j] = everyrun(g, name, &ok);
+		}
+	/* Of runs, the mean of their longest gaps, as of every figure. */
+	v.longest_gap_ns = everyrun(g, TA "gaps.longest_ns", &ok);
+	v.longest_gap_at_ns = everyrun(g, TA "gaps.longest_start_ns", &ok);
 	if (!ok)
 		return;
+	/* A configuration of one run has its run's verdict, word for word. */
+	v.means = g->n > 1;
 	if ((fp = open_memstream(&g->verdict, &g->verdictlen)) == NULL)
 		err(1, NULL);
 	verdict_write(fp, &v);
@@ -282,6 +311,62 @@ idlesplit(const struct conf *g, int cause)
 	return g->verdict == NULL ? NAN : everyrun(g, idlefigs[cause], &ok);
 }
 
+/* The figures of the account's parts, time_account.parts.NAME, in the
+   order they first appear; allocated. */
+static size_t *
+accountparts(size_t *np)
+{
+	static const char pre[] = PARTS;
+	size_t *figcols, nfigcols, *parts, i;
+	const struct group *k;
+
+	figcols = figunion(1, &nfigcols);
+	if ((parts = calloc(nfigcols + 1, sizeof(*parts))) == NULL)
+		err(1, NULL);
+	for (i = *np = 0; i < nfigcols; i++) {
+		k = groups_nth(&figs, figcols[i]);
+		if (k->keylen > sizeof(pre) - 1 &&
+		    memcmp(k->key, pre, sizeof(pre) - 1) == 0)
+			parts[(*np)++] = figcols[i];
+	}
+	free(figcols);
+	return parts;
+}
+
+/*
+ * The parts of the time account that grew most in group g against the
+ * fastest, f: h3compare.jq's explain_parts of a regression of the span,
+ * its definition here (tests/summarywhy.test holds them equal): a
+ * part's mean less the fastest's (0 for a mean it lacks), those above 0,
+ * most first, the first MAXGROWN, each with its share of the span's
+ * difference.
+ */
+static void
+grownparts(const struct conf *f, struct conf *g, const size_t *parts,
+    size_t nparts)
+{
+	struct grown *all;
+	double span = mean(g, "gpu_span_ns") - mean(f, "gpu_span_ns");
+	size_t i, n = 0;
+
+	if ((all = calloc(nparts + 1, sizeof(*all))) == NULL)
+		err(1, NULL);
+	for (i = 0; i < nparts; i++) {
+		all[n].fig = parts[i];
+		all[n].order = i;
+		all[n].base = meanor0(f, parts[i]);
+		all[n].new = meanor0(g, parts[i]);
+		all[n].change = all[n].new - all[n].base;
+		all[n].share = span == 0 || isnan(span) ? NAN :
+		    all[n].change / span * 100;
+		if (all[n].change > 0)
+			n++;
+	}
+	qsort(all, n, sizeof(*all), bygrowth);
+	g->ngrew = n < MAXGROWN ? n : MAXGROWN;
+	g->grew = all;
+}
+
 /*
  * The verdict of each group; the groups fastest first, and each against
  * the fastest: Welch's test of their GPU spans where both have two runs
@@ -293,7 +378,7 @@ judge(void)
 {
 	const struct stats *fs, *st;
 	struct conf *f, *g;
-	size_t *cats, ncats, i, j;
+	size_t *cats, ncats, *parts, nparts, i, j;
 	double t, df;
 
 	for (i = 0; i < confs.n; i++)
@@ -309,6 +394,7 @@ judge(void)
 	f = bytime[0];
 	fs = groupfig(f, "gpu_span_ns");
 	cats = categories(&ncats);
+	parts = accountparts(&nparts);
 	for (i = 1; i < confs.n; i++) {
 		g = bytime[i];
 		st = groupfig(g, "gpu_span_ns");
@@ -331,6 +417,8 @@ judge(void)
 		}
 		if (g->nwhy > 0)
 			qsort(g->why, g->nwhy, sizeof(*g->why), bylargest);
+		grownparts(f, g, parts, nparts);
 	}
 	free(cats);
+	free(parts);
 }

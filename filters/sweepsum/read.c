@@ -266,6 +266,43 @@ otherkernels(struct run *r, const struct jsondoc *doc)
 	}
 }
 
+/*
+ * The scope of a report: of its scope object, the setting that made it
+ * (range and skip, or window), not what it covered, which differs from
+ * run to run.  None where the report has no scope object.
+ */
+static void
+scopeof(struct run *r, const struct jsondoc *doc)
+{
+	const struct jsonnode *nodes = doc->nodes;
+	size_t s, text, skip;
+
+	if ((s = member(doc, 0, "scope")) == 0 || nodes[s].type != '{')
+		return;
+	if ((text = member(doc, s, "range")) != 0 &&
+	    nodes[text].type == '"') {
+		r->scope.kind = 'r';
+		if ((skip = member(doc, s, "skip")) != 0 &&
+		    nodes[skip].type == '0')
+			r->scope.skip = strtoll(nodes[skip].text, NULL, 10);
+	} else if ((text = member(doc, s, "window")) != 0 &&
+	    nodes[text].type == '"')
+		r->scope.kind = 'w';
+	else
+		return;
+	r->scope.text = copy(nodes[text].text, nodes[text].textlen);
+	r->scope.textlen = nodes[text].textlen;
+}
+
+/* Whether two scopes are one. */
+int
+samescope(const struct scope *a, const struct scope *b)
+{
+	return a->kind == b->kind && a->skip == b->skip &&
+	    a->textlen == b->textlen &&
+	    (a->textlen == 0 || memcmp(a->text, b->text, a->textlen) == 0);
+}
+
 /* The configuration of a report, n its run.config; NULL or what is wrong. */
 static const char *
 configuration(struct run *r, const struct jsondoc *doc, size_t n)
@@ -422,6 +459,13 @@ report(struct run *r, const char *path)
 	    sizeof(*r->vals))) == NULL)
 		err(1, NULL);
 	otherkernels(r, &doc);
+	scopeof(r, &doc);
+	/* The sweep's scope is its first report's; another one in a later
+	   report is told, not hidden. */
+	if (nreports == 0)
+		scope = r->scope;
+	else if (!samescope(&scope, &r->scope))
+		scopesdiffer = 1;
 	if ((r->off = ftello(scratch)) == -1)
 		err(1, "scratch file");
 	putnode(&jw, &doc, 0, 0);

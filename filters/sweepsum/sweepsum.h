@@ -54,6 +54,15 @@ struct okernel {
 	double		 ns;
 };
 
+/* The scope of a report, as its scope records the setting: the NVTX
+   ranges of RANGE with SKIP, or the WINDOW. */
+struct scope {
+	char		 kind;		/* 'r' a range, 'w' a window, 0 none */
+	char		*text;		/* RANGE's pattern or WINDOW's text */
+	size_t		 textlen;
+	int64_t		 skip;		/* SKIP of a range */
+};
+
 /* A run: a report, or a failure. */
 struct run {
 	char		*name;		/* run.name, or the list's */
@@ -73,6 +82,7 @@ struct run {
 	char		*listname;	/* its name in the list */
 	size_t		 listnamelen;
 	char		*table;		/* its kernels.tsv; NULL: none */
+	struct scope	 scope;		/* its report's */
 };
 
 /* The statistics of a figure in a group; NAN stands for null. */
@@ -100,6 +110,8 @@ struct conf {
 					   fastest's; NAN: untested */
 	struct delta	*why;		/* against the fastest, largest first */
 	size_t		 nwhy;
+	struct grown	*grew;		/* the account's parts that grew */
+	size_t		 ngrew;
 	int		 unconfigured;	/* a run without configuration */
 	char		*label;
 	size_t		 labellen;
@@ -137,6 +149,22 @@ struct delta {
 	size_t		 order;		/* of the category, for ties */
 };
 
+/*
+ * A part of the time account that grew against the fastest, as make
+ * compare explains a regression of the span (h3compare.jq's
+ * explain_parts): the MAXGROWN that grew most, most first.
+ */
+#define MAXGROWN	3
+#define PARTS		"time_account.parts."
+struct grown {
+	size_t		 fig;		/* time_account.parts.NAME */
+	double		 base, new;	/* means, ns: the fastest's, its */
+	double		 change;	/* new less base, above 0 */
+	double		 share;		/* percent of the span's change;
+					   NAN where that is 0 */
+	size_t		 order;		/* of the figure, for ties */
+};
+
 extern struct run *runs;		/* every run, reports first once
 					   sorted */
 extern size_t nruns;
@@ -158,11 +186,14 @@ extern uint64_t contents;		/* hash of the list and the reports,
 extern char stamp[80];			/* of this summary */
 extern char **repeat;			/* -r: the keys of repeats */
 extern size_t nrepeat;
+extern struct scope scope;		/* of the first report in the list */
+extern int scopesdiffer;		/* some report's is another */
 extern FILE *scratch;			/* the reports, as summary.json
 					   writes them */
 
 /* read.c */
 void	 readlist(const char *path);
+int	 samescope(const struct scope *, const struct scope *);
 void	 failed(struct run *, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
