@@ -9,10 +9,10 @@
 #	    [RUN_NAME=name] [RUN_CONFIG=file] [SKIPPED='dir ...']
 #	    [HIDDEN_PREFIX=.report.] [KEEP_OLD=yes]
 #	    [RANGE=pattern [SKIP=n] | WINDOW=start:end] [SCOPE_TAG=tag]
-#	    [-j N]
+#	    [GPU_TRACE=path [KERNEL_TRACE=path] [NVTX_TRACE=path]] [-j N]
 #
 # Each run directory of RUNS gets report.json, kernels.tsv, strip.tsv and
-# gapbins.tsv, byte for byte those of h3report on the same paths, of its
+# gapbins.tsv (h3report's, which runs these rules for it), of its
 # traces: a CSV pair, GPU_CSV and KERNEL_CSV (CSV_PREFIXcuda_gpu_trace.csv
 # and CSV_PREFIXcuda_kern_exec_trace.csv, as newer nsys names them;
 # PREFIX_gputrace.csv and PREFIX_kernexectrace.csv, as 2022.4 does), with or
@@ -23,11 +23,13 @@
 # reference figures, and the launch lines, NVTX ranges, devices and
 # processes the export's: its launch calls of copies and memsets, which
 # the kernel-exec trace lacks, tell the time account why the GPU waited
-# before them.  The traces are beside the products, or in TRACEDIR (for one run: pipeline.mk reduces each run by
-# a make of its own).  The run's name is RUN_NAME, or the last part of
-# its directory's path, and its configuration file RUN_CONFIG (runconfig
-# -c), if any.  dev/makerun.mk runs it on run directories; pipeline.mk,
-# for each run it reduces.
+# before them.  The traces are beside the products, or in TRACEDIR (for
+# one run: pipeline.mk reduces each run by a make of its own).  The run's
+# name is RUN_NAME, or the last part of its directory's path, and its
+# configuration file RUN_CONFIG (runconfig -c), if any.  dev/makerun.mk
+# runs it on run directories; pipeline.mk, for each run it reduces;
+# h3report, for the run of the traces it is given, named in GPU_TRACE,
+# KERNEL_TRACE and NVTX_TRACE (see below).
 #
 # RANGE, SKIP and WINDOW scope the reports as in pipeline.mk (see there),
 # each run's h3report -R RANGE [-s SKIP] or -w WINDOW: the GPU work
@@ -39,20 +41,21 @@
 # shell or two.
 #
 # How it is cut: one rule a filter, each writing its outputs with -o (or
-# -f, -B), which a filter puts in place whole or not at all, so that no
-# recipe needs a redirection and make execs every filter itself (a recipe
-# without shell syntax is run without /bin/sh).  What passes between the
-# filters lies in hidden files of the run directory, .report.NAME (or
-# HIDDEN_PREFIX NAME: pipeline.mk gives each make its own, so that two
-# makes of one run at once keep apart): they are intermediate files of the
-# chain, which make removes once the goals are made, and no pattern of
-# runs takes them.  The pair and the export have readers of their own,
-# and the rest is shared: of two pattern rules for one file make takes
-# the first whose prerequisites are there.  The few decisions made of the
-# facts (the span of the strip, a run without GPU work, several devices
-# or processes, CUDA graph launches, whether an export has NVTX ranges)
-# are make's, from $(file <) in a recipe, which make expands only once
-# its prerequisites are made.
+# -f, -B, -S, -U), which a filter puts in place whole or not at all, so
+# that no recipe needs a redirection and make execs every filter itself
+# (a recipe without shell syntax is run without /bin/sh).  tally and
+# gapstat each write two sets of facts from one pass over the GPU
+# operations.  What passes between the filters lies in hidden files of the
+# run directory, .report.NAME (or HIDDEN_PREFIX NAME: pipeline.mk gives
+# each make its own, so that two makes of one run at once keep apart):
+# they are intermediate files of the chain, which make removes once the
+# goals are made, and no pattern of runs takes them.  The pair and the
+# export have readers of their own, and the rest is shared: of two
+# pattern rules for one file make takes the first whose prerequisites are
+# there.  The few decisions made of the facts (the span of the strip, a
+# run without GPU work, several devices or processes, CUDA graph
+# launches, whether an export has NVTX ranges) are make's, from $(file <)
+# in a recipe, which make expands only once its prerequisites are made.
 .DELETE_ON_ERROR:
 .SUFFIXES:
 SHELL := /bin/sh
@@ -117,26 +120,34 @@ all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
 # A rule's other outputs, and the ranges, which two rules of the chain
 # take, make keeps: named here, they are removed with the rest.
 .INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/$(h),memory \
-    device.facts ops export.facts ranges))
+    device.facts ops export.facts ranges gpu.facts kstream.facts gaps.facts \
+    idle.facts))
 
 empty :=
 tab := $(empty)	$(empty)
+, := ,
 space := $(empty) $(empty)
 
 # The filters' messages name the trace that a hidden file was made of,
 # not the hidden file, which is gone once the run is made: make puts in
 # each filter's environment (no process) H3PROF_SOURCES, NAME<tab>TRACE
 # pairs (filters/lib's source_name), of the run of the recipe, R (of the
-# stem R, or R/TAG), its pair's traces or else its export.
+# stem R, or R/TAG), its pair's traces or else its export, each as the
+# caller named it where it did (GPU_TRACE, KERNEL_TRACE, NVTX_TRACE).
 source_dir = $(subst %,$(if $(tag),$(patsubst %/$(tag),%,$*),$*),$(at))
-# $(call source,TRACE): the run's trace TRACE of a pair, or its export.
-source = $(call shown,$(source_dir)$(if $(wildcard \
-    $(source_dir)$(GPU_CSV)),$1,$(SQLITE_NAME)))
-export H3PROF_SOURCES = $(subst $(space),$(tab),$(strip $(foreach n,raw \
-    ops memory gpu bystart idlein,$(h)$n $(call source,$(GPU_CSV))) \
-    $(foreach n,launchlines launches selected,$(h)$n $(call \
-    source,$(KERNEL_CSV))) $(foreach n,ranges outside,$(h)$n $(call \
-    source,$(NVTX_CSV)))))
+# $(call source,NAME,GIVEN): the run's trace NAME of a pair (GIVEN, if
+# given), or its export.
+source = $(if $(wildcard $(source_dir)$(GPU_CSV)),$(or $2,$(call \
+    shown,$(source_dir)$1)),$(or $(GPU_TRACE),$(call \
+    shown,$(source_dir)$(SQLITE_NAME))))
+# $(call sources,NAMES,TRACE): NAME<tab>TRACE<tab> for each hidden file
+# of NAMES (one space apart), which TRACE may hold spaces.
+sources = $(h)$(subst $(space),$(tab)$2$(tab)$(h),$1)$(tab)$2$(tab)
+export H3PROF_SOURCES = $(call sources,raw ops memory gpu bystart \
+    idlein,$(call source,$(GPU_CSV),$(GPU_TRACE)))$(call \
+    sources,launchlines launches selected,$(call \
+    source,$(KERNEL_CSV),$(KERNEL_TRACE)))$(call sources,ranges \
+    outside,$(call source,$(NVTX_CSV),$(NVTX_TRACE)))
 
 # $(call fact,KEY,FILE): the value of KEY in the fact file FILE (one word).
 fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
@@ -145,9 +156,43 @@ fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
 devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
     $(if $(findstring .,$(k:device.%.count=%)),,$k)))
 
-gpu_csv = $(traces)$(GPU_CSV)
-kexec_csv = $(traces)$(KERNEL_CSV)
-export_db = $(traces)$(SQLITE_NAME)
+# A run's traces, named as the report and the messages name them: in the
+# run's directory (or TRACEDIR) by the rules' names; or, for one run, as
+# the caller was given them (h3report), GPU_TRACE (a GPU trace CSV, or an
+# export), KERNEL_TRACE and NVTX_TRACE, which may be any path: the run's
+# directory then holds links of the rules' names to them, for make's
+# prerequisites.  ($ doubled, as make reads a value.)
+gpu_csv = $(or $(GPU_TRACE),$(traces)$(GPU_CSV))
+kexec_csv = $(or $(KERNEL_TRACE),$(traces)$(KERNEL_CSV))
+export_db = $(or $(GPU_TRACE),$(traces)$(SQLITE_NAME))
+nvtx_csv = $(or $(NVTX_TRACE),$(traces)$(NVTX_CSV))
+# A newline, to tell a path that holds one.
+define nl
+
+
+endef
+# $(call shword,TEXT,VAR): TEXT, the value of the setting VAR, as one
+# word of a recipe's command: as it is where it needs no quoting (then
+# make execs the filter without a shell), else quoted for the shell; one
+# with a newline, which would split the recipe, as the shell's "$VAR", of
+# the setting exported.
+wordchars := $(namechars) / + , = @ :
+shword = $(if $(findstring $(nl),$1),"$$$2",$(if $(call \
+    h3_without,$(wordchars),$1),$(call quote,$1),$1))
+export GPU_TRACE KERNEL_TRACE NVTX_TRACE RUN_NAME RUN_CONFIG
+# $(call factvalue,TEXT): TEXT as a fact's value (h3prof(5)): a backslash,
+# tab and newline escaped.
+factvalue = $(subst $(nl),\n,$(subst $(tab),\t,$(subst \,\\,$1)))
+# $(call shownname,TEXT): TEXT as a message shows it (h3_shown): a
+# backslash doubled, a tab and a newline as \011 and \012.
+shownname = $(subst $(nl),\012,$(subst $(tab),\011,$(subst \,\\,$1)))
+# The traces as the filters are given them, each one word.
+gpu_arg = $(call shword,$(gpu_csv),GPU_TRACE)
+kexec_arg = $(call shword,$(kexec_csv),KERNEL_TRACE)
+export_arg = $(call shword,$(export_db),GPU_TRACE)
+nvtx_arg = $(call shword,$(nvtx_csv),NVTX_TRACE)
+# $(call message,TEXT): the recipe that says TEXT on stderr and fails.
+message = printf '%s\n' $(call quote,$1) >&2; exit 1
 
 # The start of a run's reduction, made before its readers by make itself
 # (no process): the products get its time (reportjson -s), as h3report's
@@ -198,35 +243,35 @@ pages := kernels.tsv strip.tsv gapbins.tsv
 #
 # The readers of an export, to the same lines.  Its CUDA graph launches
 # (--cuda-graph-trace=graph), which no kernel table holds, count as GPU
-# operations of kind other, merged in by start, as h3report counts them:
+# operations of kind other, merged in by start, as h3facts counts them:
 # exportinfo -g -i, one pass, no shell.  Without any, the operations are
 # those read, under a second name (a hard link, no copy).
 %/$(h)launchlines: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
     %/$(h)start | %/$(h)export.facts
-	$(BIN)/sqlite2intervals -b -t launch -L -o $@ -- $(export_db)
+	$(BIN)/sqlite2intervals -b -t launch -L -o $@ -- $(export_arg)
 
 %/$(h)ops %/$(h)memory: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
     %/$(h)start | %/$(h)export.facts
 	$(BIN)/sqlite2intervals -t gpu -m $*/$(h)memory -o $*/$(h)ops \
-	    -- $(export_db)
+	    -- $(export_arg)
 
 %/$(h)export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
     %/$(h)start
-	$(BIN)/exportinfo -o $@ -- $(export_db)
+	$(BIN)/exportinfo -o $@ -- $(export_arg)
 
 # The readers of a pair.
 %/$(h)launchlines: $(at)$(KERNEL_CSV) $(BIN)/csv2intervals %/$(h)start \
     | %/$(h)raw
-	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_csv)
+	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_arg)
 
 %/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) $(BIN)/csv2intervals %/$(h)start
 	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
-	    -- $(gpu_csv)
+	    -- $(gpu_arg)
 
 # The export's operations, where the pair's are not (a rule after the
 # pair's: its prerequisite, named .INTERMEDIATE, would win it otherwise).
 has_graphs = $(call fact,graphs.launches,$*/$(h)export.facts)
-with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
+with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_arg)
 %/$(h)raw: %/$(h)ops %/$(h)export.facts $(BIN)/exportinfo
 	$(if $(has_graphs),$(with_graphs),ln -f -- $< $@)
 
@@ -234,20 +279,18 @@ with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
 	$(BIN)/classify -x -r $(RULES) -o $@ $<
 
 # The filters of the GPU operations.  gapstat, account and timeline need
-# them sorted by start, as the readers write them.
-%/$(h)gpu.facts: %/$(h)gpu $(BIN)/tally
-	$(BIN)/tally -p gpu. -o $@ $<
+# them sorted by start, as the readers write them.  The counts of all
+# operations and, from the same pass (-S), of the kernels by stream.
+%/$(h)gpu.facts %/$(h)kstream.facts: %/$(h)gpu $(BIN)/tally
+	$(BIN)/tally -p gpu. -o $*/$(h)gpu.facts -P kstream. \
+	    -S $*/$(h)kstream.facts $<
 
-%/$(h)kstream.facts: %/$(h)gpu $(BIN)/tally
-	$(BIN)/tally -s -k kernel -p kstream. -o $@ $<
-
-%/$(h)gaps.facts: %/$(h)gpu $(BIN)/gapstat
-	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
-
-# The idle facts, and the idle gaps' bins of the page from the same pass.
-%/$(h)idle.facts %/$(h)gapbins.tsv: %/$(h)gpu $(BIN)/gapstat
-	$(BIN)/gapstat -u -q -B $*/$(h)gapbins.tsv -p idle. \
-	    -o $*/$(h)idle.facts $<
+# The launch gaps of the kernels and, from the same pass (-U), the idle
+# facts and the idle gaps' bins of the page.
+%/$(h)gaps.facts %/$(h)idle.facts %/$(h)gapbins.tsv: %/$(h)gpu \
+    $(BIN)/gapstat
+	$(BIN)/gapstat -k kernel -p gaps. -o $*/$(h)gaps.facts -P idle. \
+	    -U $*/$(h)idle.facts -B $*/$(h)gapbins.tsv $<
 
 # The kernel table of every kernel and the top.* facts, its first ten rows.
 %/$(h)top.facts %/$(h)kernels.tsv: %/$(h)gpu $(BIN)/topkernels
@@ -269,18 +312,19 @@ with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_db)
 	    -o $@ -- $<
 
 # The run's name: RUN_NAME, or the last part of its directory's physical
-# path; its configuration file, RUN_CONFIG, if any.  (A name starting with
-# ~ is quoted, for the shell that make then runs the recipe with.)
+# path; its configuration file, RUN_CONFIG, if any.  (Each quoted where
+# it must be, for the shell that make then runs the recipe with.)
 run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
 %/$(h)config.facts: $(BIN)/runconfig %/$(h)start
-	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
-	    $(patsubst ~%,'~%',$(run_name))
+	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(call \
+	    shword,$(RUN_CONFIG),RUN_CONFIG) )-o $@ -- $(call \
+	    shword,$(run_name),RUN_NAME)
 
-# The traces as given, written by make itself (no process).  The run
-# paths are those make can carry: no tab, newline or backslash to escape.
-# An export is both traces.  (A path that starts with - is given as ./-,
-# which is no option, and told as it is.)
-shown = $(patsubst ./-%,-%,$1)
+# The traces as given, written by make itself (no process), escaped as
+# fact values.  An export is both traces.  (A path that starts with - is
+# given as ./-, which is no option, and told as it is.)
+shown = $(call factvalue,$(if $(filter ./-%,$(firstword $1)),$(patsubst \
+    ./-%,-%,$1),$1))
 %/$(h)source.facts: $(at)$(GPU_CSV) $(at)$(KERNEL_CSV) %/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(kexec_csv)))
 
@@ -297,16 +341,17 @@ graph_launches = $(or $(if $1,$(call fact,graphs.launches,$1)),0)
 graphs_hidden = $(or $(if $1,$(call fact,graphs.hidden,$1)),0)
 # Nonempty for a trace of several devices or processes.
 several = $(filter-out 0 1,$(ndevices) $(call nprocesses,$1))
-# $(call warnings,TRACE,EXPORTFACTS): h3report's warnings of the trace,
-# each a quoted word for printf.
-warnings = $(if $(filter-out 0,$(call graphs_hidden,$2)),"h3report: $1: \
-    $(call graphs_hidden,$2) of $(call graph_launches,$2) CUDA graph \
-    launches show none of their kernels (nsys --cuda-graph-trace=graph): \
-    the component table misses them; profile with \
-    --cuda-graph-trace=node to see them") $(if $(call several,$2),\
-    "h3report: $1: $(ndevices) devices and $(if $(filter-out 0 \
-    1,$(call nprocesses,$2)),$(call nprocesses,$2),1) processes in one \
-    trace: its figures sum them; see devices in the report")
+# $(call warnings,TRACE,EXPORTFACTS): h3report's warnings of the trace
+# (as a message shows it), each a quoted word for printf.
+warnings = $(if $(filter-out 0,$(call graphs_hidden,$2)),$(call \
+    quote,h3report: $1: $(call graphs_hidden,$2) of $(call \
+    graph_launches,$2) CUDA graph launches show none of their kernels \
+    (nsys --cuda-graph-trace=graph): the component table misses them; \
+    profile with --cuda-graph-trace=node to see them)) $(if $(call \
+    several,$2),$(call quote,h3report: $1: $(ndevices) devices and $(if \
+    $(filter-out 0 1,$(call nprocesses,$2)),$(call nprocesses,$2),1) \
+    processes in one trace: its figures sum them; see devices in the \
+    report))
 
 # Which runs take the rules below is decided when make reads the runs.
 kexec_of = $(1:%=$(at)$(KERNEL_CSV))
@@ -340,37 +385,38 @@ nvtx_runs := $(if $(NVTX_CSV),$(filter-out $(skipped),$(foreach r,$(runs),\
 %/$(h)kernels.facts: %/$(h)raw $(BIN)/tally
 	$(BIN)/tally -k kernel -p kernels. -o $@ $<
 
-failed_export = h3report: $(kexec_csv): empty (0 bytes), but the GPU trace \
-    $(gpu_csv) has kernels: a failed export (nsys leaves a kernel-exec trace \
-    empty only for a run without kernels); export it again
+failed_export = h3report: $(call shownname,$(kexec_csv)): empty (0 bytes), \
+    but the GPU trace $(call shownname,$(gpu_csv)) has kernels: a failed \
+    export (nsys leaves a kernel-exec trace empty only for a run without \
+    kernels); export it again
 $(skipped:%=%/$(h)launchlines): %/$(h)launchlines: $(at)$(KERNEL_CSV) \
     %/$(h)kernels.facts
-	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/$(h)kernels.facts))),printf '%s\n' "$(failed_export)" >&2; exit 1,$(file >$@))
+	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/$(h)kernels.facts))),$(call message,$(failed_export)),$(file >$@))
 $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 
 # The NVTX facts: the ranges, of the pair's NVTX CSV or of the export
 # (none where it has no NVTX table, or an empty one); the launches of the
 # kernel-exec trace read again for their threads (which the launch API
-# intervals do not carry), only where there are ranges, as h3report reads
+# intervals do not carry), only where there are ranges, as h3facts reads
 # them; and inrange's join of the two, empty without ranges, which the
 # report takes as none.
 %/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/$(h)start \
     | %/$(h)export.facts
-	$(BIN)/nvtxranges -o $@ -- $(export_db)
+	$(BIN)/nvtxranges -o $@ -- $(export_arg)
 
 ifneq ($(NVTX_CSV),)
 %/$(h)ranges: $(at)$(NVTX_CSV) $(BIN)/nvtxranges %/$(h)start | %/$(h)raw
-	$(BIN)/nvtxranges -o $@ -- $<
+	$(BIN)/nvtxranges -o $@ -- $(nvtx_arg)
 endif
 
 # $(call launches,TRACE): the recipe of the launches of TRACE.
 launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
     >$@))
 %/$(h)launches: %/$(h)ranges $(at)$(SQLITE_NAME) $(BIN)/nvtxranges
-	$(call launches,$(export_db))
+	$(call launches,$(export_arg))
 
 %/$(h)launches: %/$(h)ranges $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
-	$(call launches,$(kexec_csv))
+	$(call launches,$(kexec_arg))
 
 %/$(h)nvtx.facts: %/$(h)ranges %/$(h)launches $(BIN)/inrange \
     $(RULES)
@@ -402,8 +448,8 @@ report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     -o $(@D)/report.json $(facts:%=$(@D)/$(h)%.facts) \
     $(filter $(@D)/$(h)nvtx.facts $(@D)/$(h)scope.facts,$^) \
     $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
-    $(@D)/$(h)device.facts $2) $(@D)/$(h)config.facts,$(if $3,$($3),printf \
-    '%s\n' "h3report: $1: no GPU operations in the trace" >&2; exit 1))
+    $(@D)/$(h)device.facts $2) $(@D)/$(h)config.facts,$(if $3,$($3),$(call \
+    message,h3report: $1: no GPU operations in the trace)))
 
 # The report and the page's products: one rule of four targets, so that
 # make, interrupted while it runs, removes all that it put in place.
@@ -414,11 +460,11 @@ report_facts = %/$(h)source.facts %/$(h)gpu.facts \
     $(BIN)/reportjson $(RULES)
 %/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: $(at)$(SQLITE_NAME) \
     %/$(h)export.facts %/$(h)nvtx.facts $(report_facts)
-	$(call report,$(export_db),$*/$(h)export.facts)
+	$(call report,$(call shownname,$(export_db)),$*/$(h)export.facts)
 
 %/report.json %/kernels.tsv %/strip.tsv %/gapbins.tsv: \
     $(at)$(GPU_CSV) $(report_facts)
-	$(call report,$(gpu_csv))
+	$(call report,$(call shownname,$(gpu_csv)))
 
 # --- The rules of a scope ----------------------------------------------
 #
@@ -434,9 +480,8 @@ report_facts = %/$(h)source.facts %/$(h)gpu.facts \
 # operations are classified in launch order (classify -l), as tally and
 # topkernels read them (their figures are in first-seen order), and
 # again sorted by start (classify -s) for the filters that need that
-# order, as h3report's filters read them.  No memory lines and no CUDA
-# graph launches merged in: those are of the whole trace, and h3report
-# leaves them out of a scope of ranges.
+# order.  No memory lines and no CUDA graph launches merged in: those
+# are of the whole trace, not of a scope of ranges.
 ifneq ($(tag),)
 scopes := $(runs:%=%/$(tag))
 # The scope's directory (of the stem R).
@@ -458,15 +503,15 @@ $(scopes):
 # which launched nothing, has none, which RANGE cannot scope by.  Ranges
 # and launches are sorted by start where a CSV is not (-s), as the
 # readers above sort theirs: a run out of order is scoped as the run in
-# order.  (h3report fails on ranges out of order, in inrange, and takes
-# the launches of a window in the CSV's order.)
-no_ranges = $(if $(RANGE),printf '%s\n' "h3report: $(kexec_csv): no NVTX \
-    ranges to scope by -R (an export, or an nvtx_pushpop_trace CSV beside \
-    the kernel-exec trace, holds them)" >&2; exit 1,$(file >$@))
+# order.
+no_ranges = $(if $(RANGE),$(call message,h3report: $(call \
+    shownname,$(kexec_csv)): no NVTX ranges to scope by -R (an export$(,) \
+    or an nvtx_pushpop_trace CSV beside the kernel-exec trace$(,) holds \
+    them)),$(file >$@))
 ifneq ($(NVTX_CSV),)
 %/$(tag)/$(h)ranges: $(at)$(NVTX_CSV) $(at)$(KERNEL_CSV) \
     $(BIN)/nvtxranges %/$(tag)/$(h)start
-	$(BIN)/nvtxranges -s -o $@ -- $<
+	$(BIN)/nvtxranges -s -o $@ -- $(nvtx_arg)
 endif
 
 %/$(tag)/$(h)ranges: $(at)$(KERNEL_CSV) %/$(tag)/$(h)start
@@ -474,7 +519,7 @@ endif
 
 %/$(tag)/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges \
     %/$(tag)/$(h)start
-	$(BIN)/nvtxranges -s -o $@ -- $(export_db)
+	$(BIN)/nvtxranges -s -o $@ -- $(export_arg)
 
 $(skipped:%=%/$(tag)/$(h)ranges): %/$(tag)/$(h)ranges: \
     $(at)$(KERNEL_CSV) %/$(tag)/$(h)start
@@ -482,18 +527,18 @@ $(skipped:%=%/$(tag)/$(h)ranges): %/$(tag)/$(h)ranges: \
 
 # The launches, read once the ranges are: RANGE fails where there are
 # none, before they are read, as h3report fails.
-# $(call scope_launches,TRACE,NVTX): the recipe of the launches of TRACE,
-# its ranges of NVTX.
+# $(call scope_launches,TRACE,NVTX): the recipe of the launches of TRACE
+# (as the filter is given it), its ranges of NVTX (as a message shows it).
 scope_launches = $(if $(file <$<),$(BIN)/nvtxranges -s -t launch -o $@ -- \
-    $1,$(if $(RANGE),printf '%s\n' "h3report: $2: no NVTX ranges to scope \
-    by -R" >&2; exit 1,$(file >$@)))
+    $1,$(if $(RANGE),$(call message,h3report: $2: no NVTX ranges to scope \
+    by -R),$(file >$@)))
 %/$(tag)/$(h)launches: %/$(tag)/$(h)ranges \
     $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
-	$(call scope_launches,$(kexec_csv),$(traces)$(NVTX_CSV))
+	$(call scope_launches,$(kexec_arg),$(call shownname,$(nvtx_csv)))
 
 %/$(tag)/$(h)launches: %/$(tag)/$(h)ranges $(at)$(SQLITE_NAME) \
     $(BIN)/nvtxranges
-	$(call scope_launches,$(export_db),$(export_db))
+	$(call scope_launches,$(export_arg),$(call shownname,$(export_db)))
 
 $(skipped:%=%/$(tag)/$(h)launches): %/$(tag)/$(h)launches: \
     %/$(tag)/$(h)ranges
@@ -599,19 +644,20 @@ endif
 # The run's name (of R, not of its scope), its traces, and an export's
 # facts, as for the run.
 %/$(tag)/$(h)config.facts: $(BIN)/runconfig %/$(tag)/$(h)start
-	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(RUN_CONFIG) )-o $@ -- \
-	    $(patsubst ~%,'~%',$(run_name))
+	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(call \
+	    shword,$(RUN_CONFIG),RUN_CONFIG) )-o $@ -- $(call \
+	    shword,$(run_name),RUN_NAME)
 
 %/$(tag)/$(h)source.facts: $(at)$(GPU_CSV) $(at)$(KERNEL_CSV) \
     %/$(tag)/$(h)start
-	$(file >$@,source.gpu_trace$(tab)$(gpu_csv))$(file >>$@,source.kernel_exec_trace$(tab)$(kexec_csv))
+	$(file >$@,source.gpu_trace$(tab)$(call factvalue,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call factvalue,$(kexec_csv)))
 
 %/$(tag)/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(tag)/$(h)start
-	$(file >$@,source.gpu_trace$(tab)$(export_db))$(file >>$@,source.kernel_exec_trace$(tab)$(export_db))
+	$(file >$@,source.gpu_trace$(tab)$(call factvalue,$(export_db)))$(file >>$@,source.kernel_exec_trace$(tab)$(call factvalue,$(export_db)))
 
 %/$(tag)/$(h)export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
     %/$(tag)/$(h)start | %/$(tag)/$(h)ranges
-	$(BIN)/exportinfo -o $@ -- $(export_db)
+	$(BIN)/exportinfo -o $@ -- $(export_arg)
 
 # The report and the page's products, of the scope's facts (one rule of
 # four targets, as for the run): an export's (a run without the pair's
@@ -626,7 +672,7 @@ $(scope_exports:%=%/$(tag)/strip.tsv): %/strip.tsv: %/$(h)export.facts
 $(scope_exports:%=%/$(tag)/gapbins.tsv): %/gapbins.tsv: %/$(h)export.facts
 # The trace the report names, and the export's facts.
 is_export = $(filter $*,$(scope_exports))
-scope_trace = $(traces)$(if $(is_export),$(SQLITE_NAME),$(GPU_CSV))
+scope_trace = $(call shownname,$(if $(is_export),$(export_db),$(gpu_csv)))
 scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
 %/$(tag)/report.json %/$(tag)/kernels.tsv %/$(tag)/strip.tsv \
     %/$(tag)/gapbins.tsv: $(subst %/,%/$(tag)/,$(report_facts)) \

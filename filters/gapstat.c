@@ -8,30 +8,46 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "h3prof.h"
 
-/* The positive gaps, kept for -q only. */
-static int64_t	*gaps;
-/* Gaps held in gaps, and room for how many. */
-static size_t	 ngaps, gapscap;
 /* Bins of -b, ten a decade: bin k holds the gaps below edge[k] and not
-   below edge[k - 1] (1 for k = 0), their count and their sum. */
+   below edge[k - 1] (1 for k = 0). */
 #define NBINS		189
-static int64_t	 edge[NBINS], bincount[NBINS], binns[NBINS];
+static int64_t	 edge[NBINS];
+
+/*
+ * One set of gaps: its options, and the figures of the gaps so far.
+ * gapstat measures the gaps of -o's set and, with -U, the idle gaps of a
+ * second set in the same pass.
+ */
+struct gaps {
+	const char	*prefix;	/* before each key */
+	int		 idle;		/* -u: between the union of intervals */
+	int		 quantiles;	/* -q: keep the gaps to sort them */
+	int		 bins;		/* -b or -B: count them by bin */
+	int		 first;		/* no interval yet */
+	int64_t		 start, end;	/* of the run of intervals at hand */
+	int64_t		 count, total, max;
+	int64_t		*kept;		/* the positive gaps, for -q only */
+	size_t		 nkept, keptcap;
+	int64_t		 bincount[NBINS], binns[NBINS];
+};
 
 static _Noreturn void usage(int);
 
 static void
-keep(int64_t gap)
+keep(struct gaps *g, int64_t gap)
 {
-	if (ngaps == gapscap) {
-		gapscap = gapscap ? 2 * gapscap : 4096;
-		if ((gaps = reallocarray(gaps, gapscap, sizeof(*gaps))) == NULL)
+	if (g->nkept == g->keptcap) {
+		g->keptcap = g->keptcap ? 2 * g->keptcap : 4096;
+		if ((g->kept = reallocarray(g->kept, g->keptcap,
+		    sizeof(*g->kept))) == NULL)
 			err(1, NULL);
 	}
-	gaps[ngaps++] = gap;
+	g->kept[g->nkept++] = gap;
 }
 
 static int
@@ -44,7 +60,7 @@ cmpgap(const void *a, const void *b)
 
 /* Count a gap in its bin of -b. */
 static void
-bin(int64_t gap)
+bin(struct gaps *g, int64_t gap)
 {
 	size_t lo = 0, hi = NBINS - 1, mid;
 
@@ -55,17 +71,99 @@ bin(int64_t gap)
 		else
 			lo = mid + 1;
 	}
-	bincount[lo]++;
-	binns[lo] += gap;
+	g->bincount[lo]++;
+	g->binns[lo] += gap;
 }
 
 /* The p-th percentile of the sorted gaps by nearest rank, 0 if none. */
 static int64_t
-percentile(size_t p)
+percentile(const struct gaps *g, size_t p)
 {
-	if (ngaps == 0)
+	if (g->nkept == 0)
 		return 0;
-	return gaps[(p * ngaps + 99) / 100 - 1];
+	return g->kept[(p * g->nkept + 99) / 100 - 1];
+}
+
+/*
+ * Take the next interval of g's set, in start order.  Gaps lie between
+ * runs of intervals.  The reference takes each gap from the end of the
+ * interval before in (start, end) order, and between intervals of one
+ * start that gap is never positive: a run is the intervals of one start,
+ * ending where the longest ends.  With -u a run is a union interval, as
+ * merge(1) builds it.
+ */
+static void
+gaps_add(struct gaps *g, const struct interval *iv)
+{
+	int64_t gap;
+
+	if (!g->first && (g->idle ? iv->start <= g->end :
+	    iv->start == g->start)) {
+		if (iv->end > g->end)
+			g->end = iv->end;
+		return;
+	}
+	/* Gaps never overlap in time, so total cannot overflow. */
+	if (!g->first && iv->start > g->end) {
+		gap = iv->start - g->end;
+		g->count++;
+		g->total += gap;
+		if (gap > g->max)
+			g->max = gap;
+		if (g->quantiles)
+			keep(g, gap);
+		if (g->bins)
+			bin(g, gap);
+	}
+	g->start = iv->start;
+	g->end = iv->end;
+	g->first = 0;
+}
+
+/* The facts of g on stdout; its bins too, unless binfp takes them. */
+static void
+put_gaps(struct gaps *g, FILE *binfp, const char *binpath)
+{
+	char avg[PYFLOAT_MAX], key[48];
+	size_t k;
+
+	put_fact(g->prefix, "count", g->count);
+	put_fact(g->prefix, "total_ns", g->total);
+	put_fact(g->prefix, "max_ns", g->max);
+	/* As the reference: the integer 0 when there is no gap. */
+	if (g->count == 0)
+		put_fact(g->prefix, "average_ns", 0);
+	else {
+		pyfloat(avg, pydiv(g->total, g->count));
+		printf("%saverage_ns\t%s\n", g->prefix, avg);
+	}
+	if (g->quantiles) {
+		if (g->nkept > 0)	/* qsort(3) takes no null pointer */
+			qsort(g->kept, g->nkept, sizeof(*g->kept), cmpgap);
+		put_fact(g->prefix, "p50_ns", percentile(g, 50));
+		put_fact(g->prefix, "p90_ns", percentile(g, 90));
+		put_fact(g->prefix, "p99_ns", percentile(g, 99));
+	}
+	/* The table of -B, as h3prof(5)'s gapbins.tsv: the facts' bins. */
+	if (binfp != NULL) {
+		fputs("edge_ns\tcount\ttotal_ns\n", binfp);
+		for (k = 0; k < NBINS; k++)
+			if (g->bincount[k] != 0)
+				fprintf(binfp, "%lld\t%lld\t%lld\n",
+				    (long long)edge[k],
+				    (long long)g->bincount[k],
+				    (long long)g->binns[k]);
+		out_close(binfp, binpath);
+	}
+	for (k = 0; g->bins && binfp == NULL && k < NBINS; k++) {
+		if (g->bincount[k] == 0)
+			continue;
+		snprintf(key, sizeof(key), "bin.%lld.count",
+		    (long long)edge[k]);
+		put_fact(g->prefix, key, g->bincount[k]);
+		snprintf(key, sizeof(key), "bin.%lld.ns", (long long)edge[k]);
+		put_fact(g->prefix, key, g->binns[k]);
+	}
 }
 
 int
@@ -73,25 +171,26 @@ main(int argc, char *argv[])
 {
 	struct interval iv;
 	struct ivin in;
-	char avg[PYFLOAT_MAX];
-	const char *prefix = "", *kind = NULL;
+	/* The gaps of -o (or stdout), and the idle gaps of -U. */
+	struct gaps gaps = { .prefix = "", .first = 1 };
+	struct gaps idle = { .prefix = "", .first = 1, .idle = 1,
+	    .quantiles = 1 };
+	const char *kind = NULL;	/* -k: the kind of -o's gaps */
 	const char *binpath = NULL;	/* -B: the bins as a table, there */
 	const char *outpath = NULL;	/* -o: the facts there, not stdout */
+	const char *idlepath = NULL;	/* -U: the idle facts there */
 	FILE *binfp = NULL;
-	int64_t start = 0, end = 0, gap, count = 0, total = 0, max = 0;
-	int ch, idle = 0, quantiles = 0, bins = 0, first = 1;
+	int ch;
 	size_t k;
-	char key[48];
 
-	while ((ch = getopt_long(argc, argv, "B:bhk:o:p:qu", helpopt,
+	while ((ch = getopt_long(argc, argv, "B:bhk:o:P:p:qU:u", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'B':
 			binpath = optarg;
-			bins = 1;
 			break;
 		case 'b':
-			bins = 1;
+			gaps.bins = 1;
 			break;
 		case 'h':
 			usage(0);
@@ -101,14 +200,20 @@ main(int argc, char *argv[])
 		case 'o':
 			outpath = optarg;
 			break;
+		case 'P':
+			idle.prefix = optarg;
+			break;
 		case 'p':
-			prefix = optarg;
+			gaps.prefix = optarg;
 			break;
 		case 'q':
-			quantiles = 1;
+			gaps.quantiles = 1;
+			break;
+		case 'U':
+			idlepath = optarg;
 			break;
 		case 'u':
-			idle = 1;
+			gaps.idle = 1;
 			break;
 		default:
 			usage(EXIT_USAGE);
@@ -118,82 +223,39 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc > 1)
 		usage(EXIT_USAGE);
+	/* -B's bins are those of -U's gaps where it is given. */
+	if (binpath != NULL && idlepath != NULL)
+		idle.bins = 1;
+	else if (binpath != NULL)
+		gaps.bins = 1;
 	/* 10^((k + 1) / 10) rounded: the last, 10^18.9, is below 2^63. */
 	for (k = 0; k < NBINS; k++)
 		edge[k] = llround(pow(10, (k + 1) / 10.0));
 
-	/*
-	 * Gaps lie between runs of intervals.  The reference takes each gap
-	 * from the end of the interval before in (start, end) order, and
-	 * between intervals of one start that gap is never positive: a run
-	 * is the intervals of one start, ending where the longest ends.
-	 * With -u a run is a union interval, as merge(1) builds it.
-	 */
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 1);
-	in.kind = kind;
+	/* With -U every line is read, for the idle gaps; the loop below
+	   picks out -k's kind.  Without, the reader passes over the rest. */
+	if (idlepath == NULL)
+		in.kind = kind;
 	if (outpath != NULL)
 		out_stdout(outpath);
 	if (binpath != NULL)
 		binfp = out_open(binpath);
 	while (ivin_next(&in, &iv)) {
-		if (!first && (idle ? iv.start <= end : iv.start == start)) {
-			if (iv.end > end)
-				end = iv.end;
-			continue;
-		}
-		/* Gaps never overlap in time, so total cannot overflow. */
-		if (!first && iv.start > end) {
-			gap = iv.start - end;
-			count++;
-			total += gap;
-			if (gap > max)
-				max = gap;
-			if (quantiles)
-				keep(gap);
-			if (bins)
-				bin(gap);
-		}
-		start = iv.start;
-		end = iv.end;
-		first = 0;
+		/* A bare line has no kind: -k reads it. */
+		if (kind == NULL || !iv.full || strcmp(iv.kind, kind) == 0)
+			gaps_add(&gaps, &iv);
+		if (idlepath != NULL)
+			gaps_add(&idle, &iv);
 	}
 	ivin_close(&in);
 
-	put_fact(prefix, "count", count);
-	put_fact(prefix, "total_ns", total);
-	put_fact(prefix, "max_ns", max);
-	/* As the reference: the integer 0 when there is no gap. */
-	if (count == 0)
-		put_fact(prefix, "average_ns", 0);
+	if (idlepath == NULL)
+		put_gaps(&gaps, binfp, binpath);
 	else {
-		pyfloat(avg, pydiv(total, count));
-		printf("%saverage_ns\t%s\n", prefix, avg);
-	}
-	if (quantiles) {
-		if (ngaps > 0)		/* qsort(3) takes no null pointer */
-			qsort(gaps, ngaps, sizeof(*gaps), cmpgap);
-		put_fact(prefix, "p50_ns", percentile(50));
-		put_fact(prefix, "p90_ns", percentile(90));
-		put_fact(prefix, "p99_ns", percentile(99));
-	}
-	/* The table of -B, as h3prof(5)'s gapbins.tsv: the facts' bins. */
-	if (binfp != NULL) {
-		fputs("edge_ns\tcount\ttotal_ns\n", binfp);
-		for (k = 0; k < NBINS; k++)
-			if (bincount[k] != 0)
-				fprintf(binfp, "%lld\t%lld\t%lld\n",
-				    (long long)edge[k], (long long)bincount[k],
-				    (long long)binns[k]);
-		out_close(binfp, binpath);
-	}
-	for (k = 0; bins && binfp == NULL && k < NBINS; k++) {
-		if (bincount[k] == 0)
-			continue;
-		snprintf(key, sizeof(key), "bin.%lld.count",
-		    (long long)edge[k]);
-		put_fact(prefix, key, bincount[k]);
-		snprintf(key, sizeof(key), "bin.%lld.ns", (long long)edge[k]);
-		put_fact(prefix, key, binns[k]);
+		put_gaps(&gaps, NULL, NULL);
+		out_stdout_next(idlepath);
+		put_gaps(&idle, binfp, binpath);
 	}
 	close_stdout();
 	return 0;
@@ -203,6 +265,7 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: gapstat [-bhqu] [-B bins] [-k kind] [-o output] [-p prefix] [file]\n",
+	usage_exit("usage: gapstat [-bhqu] [-B bins] [-k kind] [-o output] "
+	    "[-P prefix] [-p prefix] [-U output] [file]\n",
 	    status);
 }

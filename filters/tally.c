@@ -28,11 +28,21 @@ struct table {
 	struct groups	 sums;
 };
 
-/* Sums by kind, by category, and of kernels by device and stream. */
-static struct table kinds = { "kind", { .size = sizeof(struct sum) } };
-static struct table categories = { "category",
-	{ .size = sizeof(struct sum) } };
-static struct table streams = { "stream", { .size = sizeof(struct sum) } };
+/*
+ * One set of facts: the lines it counts (onlykind, or all), their totals
+ * and their sums by kind, category and, with bystream, of kernels by
+ * device and stream.  tally computes the facts of -o and, with -S, a
+ * second set in the same pass.
+ */
+struct facts {
+	const char	*prefix;	/* before each key */
+	const char	*onlykind;	/* count lines of this kind alone */
+	char		 option;	/* that asked for onlykind: k or S */
+	int		 bystream;	/* -s: kernels by device and stream */
+	int64_t		 count, ns, start, end;
+	struct table	 kinds, categories, streams;
+};
+
 /* The name device.stream of the line at hand: shorter than the line. */
 static char streamname[H3_MAXLINE];
 
@@ -101,17 +111,90 @@ put_table(const char *prefix, const struct table *t)
 	}
 }
 
+/*
+ * Set up f to count the lines of onlykind (all if NULL), which option
+ * asked for, and the kernels by stream if bystream.
+ */
+static void
+facts_init(struct facts *f, const char *prefix, const char *onlykind,
+    char option, int bystream)
+{
+	f->prefix = prefix;
+	f->onlykind = onlykind;
+	f->option = option;
+	f->bystream = bystream;
+	f->count = f->ns = f->end = 0;
+	f->start = INT64_MAX;
+	f->kinds = (struct table){ "kind", { .size = sizeof(struct sum) } };
+	f->categories = (struct table){ "category",
+	    { .size = sizeof(struct sum) } };
+	f->streams = (struct table){ "stream",
+	    { .size = sizeof(struct sum) } };
+}
+
+/* Count the line iv into f, if it is of f's kind. */
+static void
+count(struct facts *f, const struct interval *iv, const struct lines *at)
+{
+	int64_t len;
+
+	if (f->onlykind != NULL) {
+		if (!iv->full)
+			errx(1, "%s: -%c needs full interval lines; this "
+			    "one is bare", lines_at(at), f->option);
+		if (strcmp(iv->kind, f->onlykind) != 0)
+			return;
+	}
+	len = iv->end - iv->start;
+	/* Every other sum is part of this one: one check does. */
+	if (len > INT64_MAX - f->ns)
+		errx(1, "%s: the sum of ns overflows 64 bits",
+		    lines_at(at));
+	f->ns += len;
+	f->count++;
+	if (iv->start < f->start)
+		f->start = iv->start;
+	if (iv->end > f->end)
+		f->end = iv->end;
+	if (!iv->full)
+		return;
+	add(&f->kinds, iv->kind, NULL, len, at);
+	if (strcmp(iv->category, "-") != 0)
+		add(&f->categories, iv->category, NULL, len, at);
+	if (f->bystream && strcmp(iv->kind, "kernel") == 0)
+		add(&f->streams, iv->device, iv->stream, len, at);
+}
+
+/* The facts of f, on stdout. */
+static void
+put_facts(const struct facts *f)
+{
+	put_fact(f->prefix, "count", f->count);
+	put_fact(f->prefix, "ns", f->ns);
+	if (f->count > 0) {
+		put_fact(f->prefix, "start", f->start);
+		put_fact(f->prefix, "end", f->end);
+		put_fact(f->prefix, "span_ns", f->end - f->start);
+	}
+	put_table(f->prefix, &f->kinds);
+	put_table(f->prefix, &f->categories);
+	put_table(f->prefix, &f->streams);
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct interval iv;
 	struct ivin in;
+	/* The facts of -o (or stdout), and the kernels' facts of -S. */
+	struct facts all, kernels;
 	const char *prefix = "", *onlykind = NULL;
 	const char *outpath = NULL;	/* -o: the facts there, not stdout */
-	int64_t count = 0, ns = 0, start = INT64_MAX, end = 0, len;
+	const char *kernelpath = NULL;	/* -S: the kernels' facts there */
+	const char *kernelprefix = "";	/* -P: before the keys of -S */
 	int ch, bystream = 0;
 
-	while ((ch = getopt_long(argc, argv, "hk:o:p:s", helpopt,
+	while ((ch = getopt_long(argc, argv, "hk:o:P:p:S:s", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
@@ -122,8 +205,14 @@ main(int argc, char *argv[])
 		case 'o':
 			outpath = optarg;
 			break;
+		case 'P':
+			kernelprefix = optarg;
+			break;
 		case 'p':
 			prefix = optarg;
+			break;
+		case 'S':
+			kernelpath = optarg;
 			break;
 		case 's':
 			bystream = 1;
@@ -137,48 +226,24 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		usage(EXIT_USAGE);
 
+	facts_init(&all, prefix, onlykind, 'k', bystream);
+	/* What tally -s -k kernel -p kernelprefix would print. */
+	facts_init(&kernels, kernelprefix, "kernel", 'S', 1);
 	ivin_open(&in, argc == 1 ? argv[0] : "-", 0);
 	if (outpath != NULL)
 		out_stdout(outpath);
 	while (ivin_next(&in, &iv)) {
-		if (onlykind != NULL) {
-			if (!iv.full)
-				errx(1, "%s: -k needs full interval lines; "
-				    "this one is bare", lines_at(&in.in));
-			if (strcmp(iv.kind, onlykind) != 0)
-				continue;
-		}
-		len = iv.end - iv.start;
-		/* Every other sum is part of this one: one check does. */
-		if (len > INT64_MAX - ns)
-			errx(1, "%s: the sum of ns overflows 64 bits",
-			    lines_at(&in.in));
-		ns += len;
-		count++;
-		if (iv.start < start)
-			start = iv.start;
-		if (iv.end > end)
-			end = iv.end;
-		if (!iv.full)
-			continue;
-		add(&kinds, iv.kind, NULL, len, &in.in);
-		if (strcmp(iv.category, "-") != 0)
-			add(&categories, iv.category, NULL, len, &in.in);
-		if (bystream && strcmp(iv.kind, "kernel") == 0)
-			add(&streams, iv.device, iv.stream, len, &in.in);
+		count(&all, &iv, &in.in);
+		if (kernelpath != NULL)
+			count(&kernels, &iv, &in.in);
 	}
 	ivin_close(&in);
 
-	put_fact(prefix, "count", count);
-	put_fact(prefix, "ns", ns);
-	if (count > 0) {
-		put_fact(prefix, "start", start);
-		put_fact(prefix, "end", end);
-		put_fact(prefix, "span_ns", end - start);
+	put_facts(&all);
+	if (kernelpath != NULL) {
+		out_stdout_next(kernelpath);
+		put_facts(&kernels);
 	}
-	put_table(prefix, &kinds);
-	put_table(prefix, &categories);
-	put_table(prefix, &streams);
 	close_stdout();
 	return 0;
 }
@@ -187,5 +252,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: tally [-hs] [-k kind] [-o output] [-p prefix] [file]\n", status);
+	usage_exit("usage: tally [-hs] [-k kind] [-o output] [-P prefix] "
+	    "[-p prefix] [-S output] [file]\n", status);
 }

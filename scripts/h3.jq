@@ -38,7 +38,7 @@ def page_line: tagged("P");
 def gp_line: tagged("G");
 
 # The width of the charts, and of the columns of a run's timeline strip
-# (h3_facts draws it so wide), in pixels.
+# (reduce.mk draws it so wide), in pixels.
 def page_width: 960;
 
 # Text as a gnuplot string: in single quotes, which take nothing but ''

@@ -15,7 +15,7 @@ export LC_ALL=C
 
 prog=${0##*/}	# the script's name, for messages
 tab=$'\t'
-h3_factspid=	# the h3_facts_wait running, which h3_cleanup ends
+h3_waitpid=	# the command h3_wait runs, which h3_cleanup ends
 # The characters make cannot carry in a file name, and those the recipes
 # of pipeline.mk would have to quote, as a glob bracket: a run path with
 # one is refused.  pipeline.mk's h3_unsafe is the same set.
@@ -198,14 +198,14 @@ h3_hidden() {
 
 # Once cleaning up, signals are ignored, by this shell and so by the rm it
 # starts: one that came between the start of rm and a trap of its own would
-# stop it halfway.  An h3_facts_wait still running is ended first.
+# stop it halfway.  A command of h3_wait still running is ended first.
 h3_cleanup() {
 	trap '' HUP INT TERM
-	# (Started but not yet known, it is $!, as h3_facts_wait says.)
-	[ "${h3_factspid-}" != starting ] || h3_factspid=${!-}
-	if [ -n "${h3_factspid-}" ]; then
-		kill "$h3_factspid" 2>/dev/null || :
-		wait "$h3_factspid" 2>/dev/null || :
+	# (Started but not yet known, it is $!, as h3_wait says.)
+	[ "${h3_waitpid-}" != starting ] || h3_waitpid=${!-}
+	if [ -n "${h3_waitpid-}" ]; then
+		kill "$h3_waitpid" 2>/dev/null || :
+		wait "$h3_waitpid" 2>/dev/null || :
 	fi
 	if declare -F h3_atexit >/dev/null; then h3_atexit; fi
 	[ -z "$t" ] || rm -rf -- "$t"
@@ -237,19 +237,18 @@ h3_failed() {
 	h3_kept=${2%"$h3_name"}${h3_name:0:248}.failed
 }
 
-# h3_facts_wait CMD...: h3_facts CMD... in the background, its standard
-# input this shell's, and its status: this shell waits in the wait
-# builtin, which a signal interrupts, so that h3_cleanup ends it, and its
-# filters, at once.  Call it as h3_facts says.
-h3_facts_wait() {
+# h3_wait CMD...: CMD in the background, its standard input this
+# shell's, and its status: this shell waits in the wait builtin, which a
+# signal interrupts, so that h3_cleanup ends it, and its filters, at once.
+h3_wait() {
 	# A signal handled before $! is assigned finds "starting": h3_cleanup
 	# takes $!, this shell's first background process.
-	h3_factspid=starting
-	h3_facts "$@" <&0 &
-	h3_factspid=$!
+	h3_waitpid=starting
+	"$@" <&0 &
+	h3_waitpid=$!
 	local rc=0
-	wait "$h3_factspid" || rc=$?
-	h3_factspid=
+	wait "$h3_waitpid" || rc=$?
+	h3_waitpid=
 	return "$rc"
 }
 
@@ -258,10 +257,9 @@ h3_facts_wait() {
 # them (h3facts), reportjson makes the report of them (h3report).  The
 # run is in gpu and kexec (its traces, or its export twice), the filters
 # in bin, the rules of classify in rules, and extend, kernels, range, skip
-# and window are h3facts's -x, -k, -R, -s and -w; with extend, strip and
-# gapbins, if set, are where the page's products go (h3report -p).
+# and window are h3facts's -x, -k, -R, -s and -w.
 #
-# Run through h3_facts_wait, as a process of its own, so that a failure,
+# Run through h3_wait, as a process of its own, so that a failure,
 # told on stderr, ends it and its filters alone with status 1 (the caller
 # records it), and a signal ends it at once.  Call that where -e counts
 # (not after if, && or ||; with set +e around it to see its status):
@@ -382,11 +380,11 @@ h3_facts() {
 		if [ -n "$range" ]; then
 			sort -m -s -t"$tab" -k1,1n -o "$2.idle" -- "$2" \
 			    "$t/outside"
-			spawn "$t/idle.facts" "$bin/gapstat" -u -q \
-			    ${gapbins:+-B "$t/gapbins"} -p idle. "$2.idle"
+			spawn "$t/idle.facts" "$bin/gapstat" -u -q -p idle. \
+			    "$2.idle"
 		else
-			spawn "$t/idle.facts" "$bin/gapstat" -u -q \
-			    ${gapbins:+-B "$t/gapbins"} -p idle. "$2"
+			spawn "$t/idle.facts" "$bin/gapstat" -u -q -p idle. \
+			    "$2"
 		fi
 		# The time account: the GPU operations against their launch
 		# calls, and the bytes of the copies where the reader wrote
@@ -530,25 +528,6 @@ h3_facts() {
 		fi
 		[ -z "$window" ] || facts+=("$t/scope.facts")
 	fi
-	# products GPU: the page's products (h3report -p), of the operations
-	# in GPU as the ordered filters took them: the timeline strip of the
-	# kernels across the span (timeline(1), as wide as the page), and the
-	# idle gaps' bins, which the idle facts' gapstat -B wrote beside them
-	# (in the scratch, which a SIGKILLed run's next reduction reclaims):
-	# the page shows the gaps its report counts.  (Called after ||, where
-	# -e counts not: each step's failure is its status.)
-	products() {
-		local key value span=0 bins
-		while IFS=$tab read -r key value; do
-			[ "$key" != gpu.span_ns ] || span=$value
-		done <"$t/gpu.facts"
-		"$bin/timeline" -H -w 960 -l "$span" -- "$1" >"$strip" &
-		pids+=($!)
-		mapfile -t bins <"$t/gapbins" &&
-		    printf '%s\n' "${bins[@]}" >"$gapbins" || return 1
-		wait_for "${pids[@]}" || return 1
-		pids=()
-	}
 	local unordered=${#pids[@]} rerun=
 	# Nsys writes its traces sorted by start, so the filters that need
 	# them so are run on them as they are.  Where one fails, they are
@@ -569,7 +548,6 @@ h3_facts() {
 	fi
 	wait_for "${pids[@]:0:unordered}"
 	pids=()
-	[ -z "${strip-}" ] || products "$t/gpu${rerun:+.sorted}" || exit 1
 	# Every reader did its work: the kernels tell whether an empty
 	# kernel-exec trace is nsys's skip or a failed export.
 	local shownk showng
