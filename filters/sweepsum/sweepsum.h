@@ -192,7 +192,7 @@ extern FILE *scratch;			/* the reports, as summary.json
 					   writes them */
 
 /* read.c */
-void	 readlist(const char *path);
+void	 readlist(const char *path, const char *dir);
 int	 samescope(const struct scope *, const struct scope *);
 void	 failed(struct run *, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
