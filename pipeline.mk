@@ -98,6 +98,12 @@
 #			time is when its reading began.  A run that cannot
 #			be reduced leaves RUN/report.err instead, the error
 #			messages, and no report.json.
+# REPORTS/errors/NAME.err
+#			the error record of a failed run whose product
+#			directory is too full to hold its report.err (a
+#			full disk under OUT), read by the summary in its
+#			place; the run's next reduction removes it, as
+#			does make clean-reports.
 # RUN/scope.TAG/	with RANGE or WINDOW, the scoped reduction's
 #			products instead (report.json, kernels.tsv,
 #			report.inputs, report.err, the page), TAG the scope
@@ -172,12 +178,12 @@
 # out of order.  A PAGES line says a batch of pages, which under -j
 # comes between the reports (see the pages, below).  A run that fails
 # prints its error as it comes, and its line says "failed: see
-# RUN/report.err".  The last line, when this make made the summary or
-# the index, is the first clause of summary.md's verdict, the fastest
-# configuration, and where summary.md and the index are (no index with
-# HTML=0).  V=1 prints the recipes instead, and make -s nothing but
-# errors.  HTML takes 1 or 0 and V 1 or 0 alone: another value is an
-# error that names it.
+# RUN/report.err" (or REPORTS/errors/NAME.err).  The last line, when
+# this make made the summary or the index, is the first clause of
+# summary.md's verdict, the fastest configuration, and where summary.md
+# and the index are (no index with HTML=0).  V=1 prints the recipes
+# instead, and make -s nothing but errors.  HTML takes 1 or 0 and V 1 or
+# 0 alone: another value is an error that names it.
 #
 # A signal to make or to its process group (Ctrl-C's SIGINT, SIGTERM,
 # SIGHUP) ends every step under way at once and keeps nothing of it (a
@@ -190,7 +196,8 @@
 # and exits 130 for SIGINT, 143 for SIGTERM.
 #
 # make clean-reports removes the summaries and the runs' reports, kernel
-# tables, inputs and error records, their scope.TAG directories (with
+# tables, inputs and error records (REPORTS/errors/*.err too), their
+# scope.TAG directories (with
 # RANGE or WINDOW, that scope's products alone), and the temporary files
 # of reductions killed with SIGKILL (not those of a make reports at work);
 # it leaves the record of the sweep and the
@@ -733,7 +740,8 @@ h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
 	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
 	$(h3_reports)/.effects.csv.[0-9]* $(h3_reports)/.interrupted.[0-9]* \
-	$(h3_reports)/.pages-*.[0-9]* $(h3_reports)/.fresh.[0-9]*) $(if \
+	$(h3_reports)/.pages-*.[0-9]* $(h3_reports)/.fresh.[0-9]* \
+	$(h3_reports)/errors/*.err.[0-9]*) $(if \
 	$(call h3_unsafe,$(TMPDIR)),,$(wildcard \
 	$(or $(TMPDIR),/tmp)/h3prof.pages-*.[0-9]*))) $(h3_deaderrs))
 
@@ -747,7 +755,7 @@ h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
     gapbins.tsv,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
 	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles) $(h3_hiddenfiles) \
-	    $${h3_e:+"$$h3_e"})$(if \
+	    $${h3_e:+"$$h3_e"} '$(h3_spare).$(h3_pid)')$(if \
 	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if \
 	    $(h3_out)$(h3_scopetag),$(call h3_mkdir,$(@D)) && )for p in \
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
@@ -799,7 +807,7 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     '$(@D)' ]; then printf 'pipeline.mk: %s: not writable (read-only?): \
     write the reports elsewhere, as make reports OUT=DIR does\n' '$(@D)'; \
     else printf 'pipeline.mk: %s: no such directory\n' '$(@D)'; fi >&2; \
-    false; }; } && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
+    false; }; } && h3_at= h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
     $(if $(h3_kexec),h3_skip= && { [ -s '$(h3_kexec)' ] || \
     h3_skip='$(h3_rundir)'; } && )if $(h3_nolinks) && $(call \
     h3_bg,MAKEFLAGS= $(h3s_step) \
@@ -808,22 +816,31 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     KEEP_OLD=yes H3PROF_BIN='$(H3PROF_BIN)' H3PROF_RULES='$(H3PROF_RULES)' \
     $(h3_args)$(if $(h3_kexec), SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ \
     ! -s "$$h3_e" ] || cat -- "$$h3_e" >&2; } && { [ ! -e \
-    '$(@D)/report.err' ] || rm -f -- '$(@D)/report.err'; }; else h3_kept=; \
+    '$(@D)/report.err' ] && [ ! -e '$(h3_spare)' ] || rm -f -- \
+    '$(@D)/report.err' '$(h3_spare)'; }; else h3_kept=; \
     h3_errors() { h3_wrote=yes; while IFS= read -r h3_l; do case $$h3_l in \
     '$(h3_makename)'*': *** ['*'] Error '*|'$(h3_makename)'*': *** \
     Deleting file '*) ;; *) h3_kept=1; printf '%s\n' "$$h3_l" || \
     h3_wrote=;; esac; done <"$$h3_e"; [ -n "$$h3_kept" ] || echo \
     'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')' || \
     h3_wrote=; [ -n "$$h3_wrote" ]; }; rm -rf -- $(h3_hiddenfiles) \
-    $(h3_runproducts) '$(@D)/report.err'; h3_errors >&2; h3_errors \
-    2>/dev/null >'$(h3_dir)/$(h3_hidden)report.err' && mv -f -- \
+    $(h3_runproducts) '$(@D)/report.err' '$(h3_spare)'; h3_errors >&2; \
+    h3_errors 2>/dev/null >'$(h3_dir)/$(h3_hidden)report.err' && mv -f -- \
     '$(h3_dir)/$(h3_hidden)report.err' '$(@D)/report.err' || { rm -f -- \
-    '$(h3_dir)/$(h3_hidden)report.err'; printf 'pipeline.mk: %s: cannot \
-    be written (is the disk full?): the error above is not recorded\n' \
-    '$(@D)/report.err' >&2; }; rm -f -- "$$h3_e"; false; fi
+    '$(h3_dir)/$(h3_hidden)report.err'; h3_at='$(h3_spare)'; $(call \
+    h3_mkdir,$(dir $(h3_spare))) && h3_errors 2>/dev/null \
+    >'$(h3_spare).$(h3_pid)' && mv -f -- '$(h3_spare).$(h3_pid)' \
+    "$$h3_at" || { rm -f -- '$(h3_spare).$(h3_pid)'; h3_at=; }; printf \
+    'pipeline.mk: %s: cannot be written (is the disk full?): the error \
+    above is %s\n' '$(@D)/report.err' "$${h3_at:+recorded in }$${h3_at:-not \
+    recorded}" >&2; }; rm -f -- "$$h3_e"; false; fi
 # A failed run's error record, RUN/report.err: the run's own files are
 # removed first, to free what they hold on a full disk, and a record that
 # cannot be written whole is none, its error on stderr all the same.
+# Where the run's directory is full, the record goes to the spare place,
+# REPORTS/errors/NAME.err, which sweepsum reads for a run without one; a
+# run reduced or recorded in its own directory again removes it.
+h3_spare = $(h3_reports)/errors/$(h3_runname).err
 h3_runproducts = $(foreach f,report.json kernels.tsv strip.tsv \
     gapbins.tsv,'$(@D)/$f')
 # A trace or configuration file that is a symbolic link to no file (one
@@ -847,7 +864,7 @@ h3_errfiles = "$${TMPDIR:-/tmp}"/h3prof.reduce.*.$(h3_pid) $(h3_deaderrs)
 h3_quiet_report = '  REPORT  [%*d/%d] %s%s\n' $(h3_width) $(h3_nth) \
     $(h3_total) '$(h3_runname)' "$$h3_took"
 h3_quiet_failed = '  REPORT  [%*d/%d] %s  failed: see %s\n' $(h3_width) \
-    $(h3_nth) $(h3_total) '$(h3_runname)' '$(@D)/report.err'
+    $(h3_nth) $(h3_total) '$(h3_runname)' "$${h3_at:-$(@D)/report.err}"
 h3_runname = $(patsubst name=%,%,$(firstword $(h3_in)))
 # h3_count, as a run's recipe is expanded, as its run starts: h3_nth,
 # its N.
@@ -1087,6 +1104,7 @@ h3-failed: $(h3_summaries) h3-done
 ifeq ($(h3_errs),)
 clean-reports:
 	$(h3_Q)$(call h3_echo,clean)rm -f -- $(h3_summaries) $(h3_list) $(h3_litter)$(call h3_chunks,rm -f --,\
+	    $(wildcard $(h3_reports)/errors/*.err) \
 	    $(foreach j,$(h3_jsons) $(h3_notracejsons),$j $(j:.json=.err) $(j:.json=.inputs) \
 	    $(addprefix $(dir $j),kernels.tsv strip.tsv gapbins.tsv) \
 	    $(wildcard $(dir $j).report.json.?????? $(dir $j).report.err.[0-9]* \

@@ -265,7 +265,7 @@ main(int argc, char *argv[])
 	if ((scratch = fdopen(fd, "w+")) == NULL)
 		err(1, "%s", scratchpath);
 
-	readlist(argv[0]);
+	readlist(argv[0], dir);
 	if (ferror(scratch))
 		errx(1, "%s: write error", scratchpath);
 	free(scratchpath);

@@ -476,14 +476,32 @@ done:
 	free(text);
 }
 
-/* A run of the list: name, and the path of its report.json. */
+/* The error record at path, NUL after it, or NULL where there is none
+   readable. */
+static char *
+record(const char *path, size_t *lenp)
+{
+	struct stat st;
+
+	if (stat(path, &st) == -1 || !S_ISREG(st.st_mode) ||
+	    access(path, R_OK) == -1)
+		return NULL;
+	return slurp(path, MAXREPORT, lenp);
+}
+
+/* A run of the list: name, and the path of its report.json.  A run that
+   has neither the report nor its error record beside it may have the
+   record in the spare place, DIR/errors/NAME.err, where pipeline.mk
+   writes it when the run's directory is full (never for a NAME with a
+   slash, which pipeline.mk does not give and would lead out of it). */
 static void
-addrun(const char *name, size_t namelen, const char *path)
+addrun(const char *name, size_t namelen, const char *path,
+    const char *dir)
 {
 	struct run *r;
 	struct stat st;
-	char *errpath, *record;
-	size_t pathlen = strlen(path), len;
+	char *errpath, *sparepath;
+	size_t pathlen = strlen(path);
 	int isfile;
 
 	runs = grow(runs, &maxruns, nruns, sizeof(*runs));
@@ -501,24 +519,26 @@ addrun(const char *name, size_t namelen, const char *path)
 		/* The error record: .json replaced by .err, or .err added. */
 		if (pathlen >= 5 && strcmp(path + pathlen - 5, ".json") == 0)
 			pathlen -= 5;
-		if (asprintf(&errpath, "%.*s.err", (int)pathlen, path) == -1)
+		if (asprintf(&errpath, "%.*s.err", (int)pathlen, path) == -1 ||
+		    asprintf(&sparepath, "%s/errors/%.*s.err", dir,
+		    (int)namelen, name) == -1)
 			err(1, NULL);
-		if (!isfile && stat(errpath, &st) == 0 &&
-		    S_ISREG(st.st_mode) && access(errpath, R_OK) == 0 &&
-		    (record = slurp(errpath, MAXREPORT, &len)) != NULL) {
-			r->error = record;
-			r->errorlen = len;
-		} else
+		if (!isfile && (r->error = record(errpath, &r->errorlen)) ==
+		    NULL && memchr(name, '/', namelen) == NULL)
+			r->error = record(sparepath, &r->errorlen);
+		if (r->error == NULL)
 			failed(r, path, isfile ? "cannot be read" : "missing");
 		free(errpath);
+		free(sparepath);
 	}
 	r->name = copy(name, namelen);
 	r->namelen = namelen;
 }
 
-/* The list: lines of a name, tabs, and a path, as bash's read splits them. */
+/* The list: lines of a name, tabs, and a path, as bash's read splits them;
+   dir the summary's directory. */
 void
-readlist(const char *path)
+readlist(const char *path, const char *dir)
 {
 	struct lines in;
 	char *line, *name, *p, *end;
@@ -541,7 +561,7 @@ readlist(const char *path)
 			end--;
 		*end = '\0';
 		if (namelen > 0)
-			addrun(name, namelen, p);
+			addrun(name, namelen, p, dir);
 	}
 	lines_close(&in);
 }

@@ -293,7 +293,7 @@ extern size_t toomany;			/* keys that vary, where more than
 					   effects take; else 0 */
 
 /* read.c */
-void	 readlist(const char *path);
+void	 readlist(const char *path, const char *dir);
 int	 samescope(const struct scope *, const struct scope *);
 void	 failed(struct run *, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
