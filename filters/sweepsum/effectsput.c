@@ -59,32 +59,12 @@ mdvalue(FILE *fp, const struct factor *f, size_t v)
 static char *
 rowlabel(const struct factor *f, const struct row *r, size_t *len)
 {
-	const struct conf *g = NULL;
-	const struct entry *e;
-	const struct group *k;
 	char *s = NULL;
 	FILE *fp;
-	size_t i;
-	int sep = 0;
 
-	g = r->cells[0].g;
 	if ((fp = open_memstream(&s, len)) == NULL)
 		err(1, NULL);
-	for (i = 0; i < g->first->nconfig; i++) {
-		e = &g->first->config[i];
-		k = groups_nth(&keys, e->key);
-		if (isrepeat(k) || e->key == f->key)
-			continue;
-		if (sep++)
-			putc(',', fp);
-		fwrite(k->key, 1, k->keylen, fp);
-		putc('=', fp);
-		if (e->type == '"')
-			fwrite(e->str, 1, e->strlen, fp);
-		else
-			fwrite(e->json, 1, e->jsonlen, fp);
-	}
-	if (!sep)
+	if (putconfig(fp, r->cells[0].g->first, f->key) == 0)
 		fputs("alone", fp);
 	if (fclose(fp) == EOF)
 		err(1, NULL);

@@ -340,31 +340,25 @@ groupothers(struct conf *g)
 	free(all);
 }
 
-/* The label of a configuration: KEY=VALUE, a string as it is, by commas;
-   of a run without one, its name. */
-static void
-label(struct conf *g)
+/*
+ * The configuration of run r as a label, KEY=VALUE by commas, a string as
+ * it is, less the repeat keys and the key of index skip (SIZE_MAX:
+ * none): how many it wrote.  The labels of configurations and of the
+ * effects' rows are one text.
+ */
+size_t
+putconfig(FILE *fp, const struct run *r, size_t skip)
 {
-	const struct run *r = g->first;
 	const struct entry *e;
 	const struct group *k;
-	FILE *fp;
-	size_t i;
-	int sep = 0;
+	size_t i, n = 0;
 
-	if (g->unconfigured) {
-		g->label = copy(r->name, r->namelen);
-		g->labellen = r->namelen;
-		return;
-	}
-	if ((fp = open_memstream(&g->label, &g->labellen)) == NULL)
-		err(1, NULL);
 	for (i = 0; i < r->nconfig; i++) {
 		e = &r->config[i];
 		k = groups_nth(&keys, e->key);
-		if (isrepeat(k))
+		if (isrepeat(k) || e->key == skip)
 			continue;
-		if (sep++)
+		if (n++)
 			putc(',', fp);
 		fwrite(k->key, 1, k->keylen, fp);
 		putc('=', fp);
@@ -373,6 +367,25 @@ label(struct conf *g)
 		else
 			fwrite(e->json, 1, e->jsonlen, fp);
 	}
+	return n;
+}
+
+/* The label of a configuration (putconfig); of a run without one, its
+   name. */
+static void
+label(struct conf *g)
+{
+	const struct run *r = g->first;
+	FILE *fp;
+
+	if (g->unconfigured) {
+		g->label = copy(r->name, r->namelen);
+		g->labellen = r->namelen;
+		return;
+	}
+	if ((fp = open_memstream(&g->label, &g->labellen)) == NULL)
+		err(1, NULL);
+	putconfig(fp, r, SIZE_MAX);
 	if (fclose(fp) == EOF)
 		err(1, NULL);
 }

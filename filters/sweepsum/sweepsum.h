@@ -308,6 +308,7 @@ void	 rankelements(void);
 void	 group(void);
 void	 reduce(void);
 int	 isrepeat(const struct group *);
+size_t	 putconfig(FILE *, const struct run *, size_t skip);
 size_t	*figunion(int bygroup, size_t *np);
 const struct stats *groupstats(const struct conf *, size_t fig);
 const struct stats *groupfig(const struct conf *, const char *name);
