@@ -714,7 +714,9 @@ check_duplicate(struct input *r)
 			duplicate(r, atstart[i].line, r->recline);
 	atstart = grow(atstart, &atstartcap, natstart, sizeof(*atstart));
 	atstart[natstart++] = (struct seen){ h, r->recline };
-	if (sflag && (nmarks == 0 || r->recline != line_of(nwritten))) {
+	/* The last mark is at or before nwritten: no search needed. */
+	if (sflag && (nmarks == 0 || r->recline != marks[nmarks - 1].line +
+	    (nwritten - marks[nmarks - 1].index))) {
 		marks = grow(marks, &markscap, nmarks, sizeof(*marks));
 		marks[nmarks++] = (struct mark){ nwritten, r->recline };
 	}
@@ -979,8 +981,9 @@ main(int argc, char *argv[])
 			r.rowhash = 0;
 		}
 		/* Before the fast path cuts the line up. */
-		r.rowhash = (r.rowhash ^ hashbytes(line, len)) *
-		    0x9e3779b97f4a7c15u;
+		if (dupcheck)
+			r.rowhash = (r.rowhash ^ hashbytes(line, len)) *
+			    0x9e3779b97f4a7c15u;
 		/*
 		 * lines_next sets eof as it returns a last line without a
 		 * newline.  nsys ends every line: a row without is likely torn.
