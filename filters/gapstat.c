@@ -3,7 +3,6 @@
  * sorted by start, or with -u those of the idle gaps between its union.
  * See gapstat(1).
  */
-#include <err.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,18 +36,6 @@ struct gaps {
 };
 
 static _Noreturn void usage(int);
-
-static void
-keep(struct gaps *g, int64_t gap)
-{
-	if (g->nkept == g->keptcap) {
-		g->keptcap = g->keptcap ? 2 * g->keptcap : 4096;
-		if ((g->kept = reallocarray(g->kept, g->keptcap,
-		    sizeof(*g->kept))) == NULL)
-			err(1, NULL);
-	}
-	g->kept[g->nkept++] = gap;
-}
 
 static int
 cmpgap(const void *a, const void *b)
@@ -110,8 +97,11 @@ gaps_add(struct gaps *g, const struct interval *iv)
 		g->total += gap;
 		if (gap > g->max)
 			g->max = gap;
-		if (g->quantiles)
-			keep(g, gap);
+		if (g->quantiles) {
+			g->kept = grow(g->kept, &g->keptcap, g->nkept,
+			    sizeof(*g->kept));
+			g->kept[g->nkept++] = gap;
+		}
 		if (g->bins)
 			bin(g, gap);
 	}
