@@ -51,12 +51,15 @@ count(FILE *fp, double n)
 	}
 }
 
-/* A count of gaps, and "per run" where it is a mean of runs'. */
+/* A count of things named one or many as it rounds, and "per run" where
+   it is a mean of runs'. */
 static void
-gaps(FILE *fp, const struct verdict_figures *v, double n)
+counted(FILE *fp, const struct verdict_figures *v, double n,
+    const char *one, const char *many)
 {
 	count(fp, n);
-	fputs(n >= 0.5 && n < 1.5 ? " gap" : " gaps", fp);
+	putc(' ', fp);
+	fputs(n >= 0.5 && n < 1.5 ? one : many, fp);
 	if (v->means)
 		fputs(" per run", fp);
 }
@@ -146,29 +149,26 @@ verdict_write(FILE *fp, const struct verdict_figures *v)
 	else if (2 * late >= idle) {
 		fprintf(fp, "host-bound: idle %.0f%% of the span, %.0f%% of "
 		    "it in ", pct(idle, span), pct(late, idle));
-		gaps(fp, v, nlate);
+		counted(fp, v, nlate, "gap", "gaps");
 		fputs(" of 1 ms or more that the CPU launched late", fp);
 		longest(fp, v);
 	} else if (2 * waited >= idle) {
 		fprintf(fp, "sync-bound: idle %.0f%% of the span, %.0f%% of "
 		    "it in ", pct(idle, span), pct(waited, idle));
-		gaps(fp, v, nwaited);
+		counted(fp, v, nwaited, "gap", "gaps");
 		fputs(" of 10 µs or more whose work was queued in time "
 		    "(events, other streams, synchronization)", fp);
 		longest(fp, v);
 	} else if (2 * each >= idle) {
 		fprintf(fp, "launch-bound: idle %.0f%% of the span, %.0f%% of "
 		    "it in ", pct(idle, span), pct(each, idle));
-		gaps(fp, v, neach);
+		counted(fp, v, neach, "gap", "gaps");
 		fputs(" under 1 ms between kernels of ", fp);
 		duration(fp, v->kernel_ns / v->kernels);
 		fputs(" on average; launch calls of ", fp);
 		duration(fp, v->call_p50_ns);
 		fputs(" (median); ", fp);
-		count(fp, v->short_kernels);
-		fputs(v->short_kernels >= 0.5 && v->short_kernels < 1.5 ?
-		    " kernel" : " kernels", fp);
-		fputs(v->means ? " per run" : "", fp);
+		counted(fp, v, v->short_kernels, "kernel", "kernels");
 		fputs(" shorter than their launch call", fp);
 	} else {
 		fprintf(fp, "idle: %.0f%% of the span, %.0f%% of it in gaps of "
