@@ -1016,10 +1016,10 @@ main(int argc, char *argv[])
 	csv_free(&p);
 	lines_close(&r.in);
 	/* Sorted, the rows' lines are checked for two alike; the launch
-	   lines where the intervals are bare. */
+	   lines where the intervals are bare, which two rows may share. */
 	if (unsorted && sflag) {
-		if (out_bystart_dups(stdout, outpath, dup) && dupcheck &&
-		    !(bflag && !Lflag))
+		if (out_bystart_dups(stdout, outpath,
+		    bflag && !Lflag ? NULL : dup))
 			duplicate(&r, line_of(dup[0]), line_of(dup[1]));
 		if (launchfp != NULL && !Lflag &&
 		    out_bystart_dups(launchfp, launchpath, dup))

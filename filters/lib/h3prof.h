@@ -566,8 +566,9 @@ const char *out_stdout_name(void);
 void	 out_bystart(FILE *fp, const char *path);
 /*
  * out_bystart, which also says whether two lines are the same bytes: 1,
- * and the places of the first two such in the order they were written
- * (from 0) at dup[0] and dup[1]; else 0.
+ * and the places of two such (from 0, in the order written) at dup[0]
+ * and dup[1], of the least start that has a pair, the earlier first;
+ * else 0.  dup NULL asks nothing: out_bystart.
  */
 int	 out_bystart_dups(FILE *fp, const char *path, size_t dup[2]);
 

@@ -384,12 +384,64 @@ byline(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* The file's bytes, for bybytes: qsort passes its comparison no more. */
+static const char *sortedbuf;
+
+/* Lines by their bytes, and the same bytes by their place. */
+static int
+bybytes(const void *a, const void *b)
+{
+	const struct sline *x = a, *y = b;
+	int c;
+
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	if ((c = memcmp(sortedbuf + x->off, sortedbuf + y->off, x->len)) != 0)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * Whether two of the n lines of the file buf, sorted by start, are the
+ * same bytes: 1, their places at dup, else 0.  Two such have one start,
+ * but other lines of that start may lie between them: each start's lines
+ * are compared sorted by their bytes, in a copy, as the file's order
+ * stays.
+ */
+static int
+samelines(const char *buf, const struct sline *line, size_t n,
+    size_t dup[2])
+{
+	struct sline *run = NULL;
+	size_t cap = 0, i, j, k;
+	int found = 0;
+
+	sortedbuf = buf;
+	for (i = 0; i < n && !found; i = j) {
+		for (j = i + 1; j < n && line[j].start == line[i].start; j++)
+			;
+		if (j - i < 2)
+			continue;
+		run = grow(run, &cap, j - i, sizeof(*run));
+		memcpy(run, line + i, (j - i) * sizeof(*run));
+		qsort(run, j - i, sizeof(*run), bybytes);
+		for (k = 1; k < j - i && !found; k++)
+			if (run[k - 1].len == run[k].len &&
+			    memcmp(buf + run[k - 1].off, buf + run[k].off,
+			    run[k].len) == 0) {
+				dup[0] = run[k - 1].index;
+				dup[1] = run[k].index;
+				found = 1;
+			}
+	}
+	free(run);
+	return found;
+}
+
 void
 out_bystart(FILE *fp, const char *path)
 {
-	size_t dup[2];
-
-	(void)out_bystart_dups(fp, path, dup);
+	(void)out_bystart_dups(fp, path, NULL);
 }
 
 int
@@ -425,15 +477,8 @@ out_bystart_dups(FILE *fp, const char *path, size_t dup[2])
 	}
 	if (n > 1)
 		qsort(line, n, sizeof(*line), byline);
-	/* Two lines of the same bytes have one start: side by side now. */
-	for (i = 1; i < n && !found; i++)
-		if (line[i].start == line[i - 1].start &&
-		    line[i].len == line[i - 1].len && memcmp(buf + line[i].off,
-		    buf + line[i - 1].off, line[i].len) == 0) {
-			dup[0] = line[i - 1].index;
-			dup[1] = line[i].index;
-			found = 1;
-		}
+	if (dup != NULL)
+		found = samelines(buf, line, n, dup);
 	if (fseeko(fp, 0, SEEK_SET) == -1 || ftruncate(fd, 0) == -1)
 		err(1, "%s", path);
 	for (i = 0; i < n; i++)
