@@ -160,7 +160,6 @@ struct delta {
  * explain_parts): the MAXGROWN that grew most, most first.
  */
 #define MAXGROWN	3
-#define PARTS		"time_account.parts."
 struct grown {
 	size_t		 fig;		/* time_account.parts.NAME */
 	double		 base, new;	/* means, ns: the fastest's, its */
