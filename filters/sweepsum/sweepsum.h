@@ -318,6 +318,8 @@ void	 judge(void);
 int	 numeric(const char *, size_t);
 int	 category(const char *, size_t, size_t *namelen);
 size_t	*categories(size_t *np);
+size_t	*accountparts(size_t *np);
+double	 meanor0(const struct conf *, size_t fig);
 double	 idlesplit(const struct conf *, int cause);
 
 /* headline.c */
