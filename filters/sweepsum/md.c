@@ -361,16 +361,20 @@ static size_t *
 columns(const size_t *cats, size_t ncats, size_t *nshownp)
 {
 	size_t *cols, i, j, n, best;
+	double *total;
 	char *kept;
 
 	if ((cols = calloc(ncats + 1, sizeof(*cols))) == NULL ||
-	    (kept = calloc(ncats + 1, 1)) == NULL)
+	    (kept = calloc(ncats + 1, 1)) == NULL ||
+	    (total = calloc(ncats + 1, sizeof(*total))) == NULL)
 		err(1, NULL);
 	*nshownp = ncats <= MAXCATS ? ncats : MAXCATS - 1;
+	for (i = 0; i < ncats; i++)
+		total[i] = cattotal(cats[i]);
 	for (n = 0; n < *nshownp; n++) {
 		for (i = 0, best = ncats; i < ncats; i++)
-			if (!kept[i] && (best == ncats ||
-			    cattotal(cats[i]) > cattotal(cats[best])))
+			if (!kept[i] &&
+			    (best == ncats || total[i] > total[best]))
 				best = i;
 		kept[best] = 1;
 	}
@@ -381,6 +385,7 @@ columns(const size_t *cats, size_t ncats, size_t *nshownp)
 		if (!kept[i])
 			cols[j++] = cats[i];
 	free(kept);
+	free(total);
 	return cols;
 }
 
