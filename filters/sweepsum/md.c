@@ -206,23 +206,24 @@ repeathint(FILE *fp)
 	const struct entry *e, *e0;
 	const struct group *k;
 	size_t i, differ = 0, key = 0;
+	int same;
 
 	if (confs.n < 2 || nreports != confs.n)
 		return;
 	for (i = 0; i < confs.n; i++)
 		if (byname[i]->unconfigured)
 			return;
+	/* Every run has each key of the first, looksrepeat reads them. */
 	for (i = 0; i < r0->nconfig; i++) {
 		e0 = &r0->config[i];
-		for (r = runs + 1; r < runs + nreports; r++) {
+		for (r = runs + 1, same = 1; r < runs + nreports; r++) {
 			if (r->nconfig != r0->nconfig ||
 			    (e = entryof(r, e0->key)) == NULL)
 				return;
-			if (e->jsonlen != e0->jsonlen ||
-			    memcmp(e->json, e0->json, e0->jsonlen) != 0)
-				break;
+			same &= e->jsonlen == e0->jsonlen &&
+			    memcmp(e->json, e0->json, e0->jsonlen) == 0;
 		}
-		if (r < runs + nreports) {
+		if (!same) {
 			differ++;
 			key = e0->key;
 		}
