@@ -93,7 +93,7 @@ welch_test(double mean1, double var1, double n1, double mean2, double var2,
 	df = se2 * se2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1));
 	*tp = t;
 	*dfp = df;
-	return betai(df / 2, 0.5, df / (df + t * t));
+	return student_p(t, df);
 }
 
 /* The two-sided p-value of Student's t on df degrees of freedom. */

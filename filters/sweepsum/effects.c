@@ -144,17 +144,16 @@ static double
 meandiff(const struct match *m, size_t nm, size_t span, size_t fig)
 {
 	const struct stats *sa, *sb;
+	const struct conf *a, *b;
 	double sum = 0;
 	size_t i, n = 0;
 
 	for (i = 0; i < nm; i++) {
-		if (!bothpositive(rowat(m[i].r, m[i].a, 0), rowat(m[i].r,
-		    m[i].b, 0), span, &sa, &sb))
+		a = rowat(m[i].r, m[i].a, 0);
+		b = rowat(m[i].r, m[i].b, 0);
+		if (!bothpositive(a, b, span, &sa, &sb))
 			continue;
-		sa = groupstats(rowat(m[i].r, m[i].a, 0), fig);
-		sb = groupstats(rowat(m[i].r, m[i].b, 0), fig);
-		sum += (sb == NULL || isnan(sb->mean) ? 0 : sb->mean) -
-		    (sa == NULL || isnan(sa->mean) ? 0 : sa->mean);
+		sum += meanor0(b, fig) - meanor0(a, fig);
 		n++;
 	}
 	return n == 0 ? 0 : sum / n;
@@ -291,28 +290,23 @@ figures(void)
 {
 	static const char *const first[] = { "gpu_span_ns", "kernel_time_ns" };
 	const struct name *f;
-	const struct group *k;
-	size_t *all, nall, i, namelen;
+	size_t *cats, ncats, *parts, nparts, i;
 
-	all = figunion(1, &nall);
-	if ((effectfigs = calloc(nall + 3, sizeof(*effectfigs))) == NULL)
+	cats = categories(&ncats);
+	parts = accountparts(&nparts);
+	if ((effectfigs = calloc(ncats + nparts + 3, sizeof(*effectfigs))) ==
+	    NULL)
 		err(1, NULL);
 	for (i = 0; i < 2; i++)
 		if ((f = groups_find(&figs, first[i], strlen(first[i]))) !=
 		    NULL)
 			effectfigs[neffectfigs++] = f->index;
-	for (i = 0; i < nall; i++) {
-		k = groups_nth(&figs, all[i]);
-		if (category(k->key, k->keylen, &namelen))
-			effectfigs[neffectfigs++] = all[i];
-	}
-	for (i = 0; i < nall; i++) {
-		k = groups_nth(&figs, all[i]);
-		if (strncmp(k->key, PARTS, strlen(PARTS)) == 0 &&
-		    k->keylen > strlen(PARTS))
-			effectfigs[neffectfigs++] = all[i];
-	}
-	free(all);
+	memcpy(effectfigs + neffectfigs, cats, ncats * sizeof(*cats));
+	neffectfigs += ncats;
+	memcpy(effectfigs + neffectfigs, parts, nparts * sizeof(*parts));
+	neffectfigs += nparts;
+	free(cats);
+	free(parts);
 }
 
 /* A 2x2 square of two factors' grid: f from a to a + 1, g from b to

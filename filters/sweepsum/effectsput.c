@@ -78,23 +78,19 @@ fig(size_t i)
 	return groups_nth(&figs, i);
 }
 
-/* A category's or part's short name: components.NAME.milliseconds's
-   NAME, time_account.parts.NAME's NAME; for a person, without _ns. */
-static void
-reasonname(FILE *fp, size_t i, int md)
+/* A category's or part's short name, its length at *len: the NAME of
+   components.NAME.milliseconds, or of time_account.parts.NAME
+   (*ispart 1). */
+static const char *
+reasonname(size_t i, size_t *len, int *ispart)
 {
 	const struct group *k = fig(i);
-	size_t len = k->keylen - strlen(PARTS);
-	const char *s = k->key + strlen(PARTS);
 
-	if (category(k->key, k->keylen, &len))
-		s = k->key + 11;
-	else if (md && len > 3 && memcmp(s + len - 3, "_ns", 3) == 0)
-		len -= 3;
-	if (md)
-		mdtext(fp, s, len, MD_CELL);
-	else
-		fwrite(s, 1, len, fp);
+	*ispart = !category(k->key, k->keylen, len);
+	if (!*ispart)
+		return k->key + 11;
+	*len = k->keylen - strlen(PARTS);
+	return k->key + strlen(PARTS);
 }
 
 /* A largest or smallest pair as an object: where, and its ratio. */
@@ -121,9 +117,9 @@ puteffectsjson(struct jsonw *jw)
 	const struct scaling *sc;
 	const struct factor *f;
 	const struct group *k;
-	FILE *fp;
-	char *s;
+	const char *s;
 	size_t i, j, len;
+	int ispart;
 
 	jw_string(jw, "effects_method", method, strlen(method));
 	jw_open(jw, "effects", '[');
@@ -146,18 +142,12 @@ puteffectsjson(struct jsonw *jw)
 		if (ef->why != NULL) {
 			jw_open(jw, "why", '[');
 			for (j = 0; j < ef->nwhy; j++) {
-				if ((fp = open_memstream(&s, &len)) == NULL)
-					err(1, NULL);
-				reasonname(fp, ef->why[j].fig, 0);
-				if (fclose(fp) == EOF)
-					err(1, NULL);
+				s = reasonname(ef->why[j].fig, &len, &ispart);
 				jw_open(jw, NULL, '{');
-				jw_string(jw, strncmp(fig(ef->why[j].fig)->key,
-				    PARTS, strlen(PARTS)) == 0 ? "part" :
-				    "category", s, len);
+				jw_string(jw, ispart ? "part" : "category", s,
+				    len);
 				jw_float(jw, "delta_ms", ef->why[j].ms);
 				jw_close(jw, '}');
-				free(s);
 			}
 			jw_close(jw, ']');
 		}
@@ -271,8 +261,10 @@ otherkernel(FILE *fp, const struct effect *ef,
 static void
 mdeffect(FILE *fp, const struct factor *f, const struct effect *ef)
 {
+	const char *name;
 	char *s;
-	size_t len, j;
+	size_t len, namelen, j;
+	int ispart;
 
 	mdvalue(fp, f, ef->from);
 	fputs(" → ", fp);
@@ -316,7 +308,12 @@ mdeffect(FILE *fp, const struct factor *f, const struct effect *ef)
 		fputs(j == 0 ? ": " : ", ", fp);
 		ms(fp, ef->why[j].ms, 1);
 		putc(' ', fp);
-		reasonname(fp, ef->why[j].fig, 1);
+		/* For a person, a part without its unit. */
+		name = reasonname(ef->why[j].fig, &namelen, &ispart);
+		if (ispart && namelen > 3 &&
+		    memcmp(name + namelen - 3, "_ns", 3) == 0)
+			namelen -= 3;
+		mdtext(fp, name, namelen, MD_CELL);
 		otherkernel(fp, ef, &ef->why[j]);
 	}
 }

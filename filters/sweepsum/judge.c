@@ -211,7 +211,7 @@ bygrowth(const void *a, const void *b)
 }
 
 /* The mean of a group's figure fig, 0 where it has none. */
-static double
+double
 meanor0(const struct conf *g, size_t fig)
 {
 	const struct stats *st = groupstats(g, fig);
@@ -313,7 +313,7 @@ idlesplit(const struct conf *g, int cause)
 
 /* The figures of the account's parts, time_account.parts.NAME, in the
    order they first appear; allocated. */
-static size_t *
+size_t *
 accountparts(size_t *np)
 {
 	static const char pre[] = PARTS;

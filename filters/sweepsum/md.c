@@ -206,23 +206,24 @@ repeathint(FILE *fp)
 	const struct entry *e, *e0;
 	const struct group *k;
 	size_t i, differ = 0, key = 0;
+	int same;
 
 	if (confs.n < 2 || nreports != confs.n)
 		return;
 	for (i = 0; i < confs.n; i++)
 		if (byname[i]->unconfigured)
 			return;
+	/* Every run has each key of the first, looksrepeat reads them. */
 	for (i = 0; i < r0->nconfig; i++) {
 		e0 = &r0->config[i];
-		for (r = runs + 1; r < runs + nreports; r++) {
+		for (r = runs + 1, same = 1; r < runs + nreports; r++) {
 			if (r->nconfig != r0->nconfig ||
 			    (e = entryof(r, e0->key)) == NULL)
 				return;
-			if (e->jsonlen != e0->jsonlen ||
-			    memcmp(e->json, e0->json, e0->jsonlen) != 0)
-				break;
+			same &= e->jsonlen == e0->jsonlen &&
+			    memcmp(e->json, e0->json, e0->jsonlen) == 0;
 		}
-		if (r < runs + nreports) {
+		if (!same) {
 			differ++;
 			key = e0->key;
 		}
@@ -361,16 +362,20 @@ static size_t *
 columns(const size_t *cats, size_t ncats, size_t *nshownp)
 {
 	size_t *cols, i, j, n, best;
+	double *total;
 	char *kept;
 
 	if ((cols = calloc(ncats + 1, sizeof(*cols))) == NULL ||
-	    (kept = calloc(ncats + 1, 1)) == NULL)
+	    (kept = calloc(ncats + 1, 1)) == NULL ||
+	    (total = calloc(ncats + 1, sizeof(*total))) == NULL)
 		err(1, NULL);
 	*nshownp = ncats <= MAXCATS ? ncats : MAXCATS - 1;
+	for (i = 0; i < ncats; i++)
+		total[i] = cattotal(cats[i]);
 	for (n = 0; n < *nshownp; n++) {
 		for (i = 0, best = ncats; i < ncats; i++)
-			if (!kept[i] && (best == ncats ||
-			    cattotal(cats[i]) > cattotal(cats[best])))
+			if (!kept[i] &&
+			    (best == ncats || total[i] > total[best]))
 				best = i;
 		kept[best] = 1;
 	}
@@ -381,6 +386,7 @@ columns(const size_t *cats, size_t ncats, size_t *nshownp)
 		if (!kept[i])
 			cols[j++] = cats[i];
 	free(kept);
+	free(total);
 	return cols;
 }
 

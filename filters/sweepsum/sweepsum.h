@@ -160,7 +160,6 @@ struct delta {
  * explain_parts): the MAXGROWN that grew most, most first.
  */
 #define MAXGROWN	3
-#define PARTS		"time_account.parts."
 struct grown {
 	size_t		 fig;		/* time_account.parts.NAME */
 	double		 base, new;	/* means, ns: the fastest's, its */
@@ -319,6 +318,8 @@ void	 judge(void);
 int	 numeric(const char *, size_t);
 int	 category(const char *, size_t, size_t *namelen);
 size_t	*categories(size_t *np);
+size_t	*accountparts(size_t *np);
+double	 meanor0(const struct conf *, size_t fig);
 double	 idlesplit(const struct conf *, int cause);
 
 /* headline.c */
