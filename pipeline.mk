@@ -751,10 +751,14 @@ h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 # the report, go as its report is made again.  Interrupted, it keeps none
 # of the run's products, nor its report of before, which was being made
 # again.
-h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
-    gapbins.tsv,'$(@D)/$f')
+# A run's products: its report and the tables its page is drawn from.
+h3_tables := kernels.tsv strip.tsv gapbins.tsv
+h3_reportfiles := report.json $(h3_tables)
+# $(call h3_here,FILES): FILES in the run's product directory, quoted.
+h3_here = $(foreach f,$1,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
-	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles) $(h3_hiddenfiles) \
+	$(h3_Q)$(call h3_trap,rm -rf -- $(call \
+	    h3_here,$(h3_reportfiles) report.inputs) $(h3_hiddenfiles) \
 	    $${h3_e:+"$$h3_e"} '$(h3_spare).$(h3_pid)')$(if \
 	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if \
 	    $(h3_out)$(h3_scopetag),$(call h3_mkdir,$(@D)) && )for p in \
@@ -763,8 +767,8 @@ $(h3_jsons): $(h3_tools)
 	    $(h3_reducing) && \
 	    $(h3_record_inputs) && \
 	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
-	    { rm -rf -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
-	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv' $(h3_hiddenfiles); \
+	    { rm -rf -- $(call h3_here,report.inputs $(h3_tables)) \
+	    $(h3_hiddenfiles); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
 
 # The record of what the report was made from, RUN/report.inputs: the
@@ -773,7 +777,7 @@ $(h3_jsons): $(h3_tools)
 # changed since the reduction began, which report.json is dated from, is
 # recorded as changed (see fresh(1)).
 h3_record_inputs = '$(H3PROF_BIN)/fresh' -k '$(h3_in)' -r '$@' $(foreach \
-    f,report.json kernels.tsv strip.tsv gapbins.tsv,-p '$(@D)/$f') -o \
+    f,$(h3_reportfiles),-p '$(@D)/$f') -o \
     '$(@D)/report.inputs' -- $(foreach f,$(h3_inputs) $(h3_tools),'$f')
 
 # A run reduced by reduce.mk's chain (h3_args are its settings): one make
@@ -823,8 +827,9 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     Deleting file '*) ;; *) h3_kept=1; printf '%s\n' "$$h3_l" || \
     h3_wrote=;; esac; done <"$$h3_e"; [ -n "$$h3_kept" ] || echo \
     'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')' || \
-    h3_wrote=; [ -n "$$h3_wrote" ]; }; rm -rf -- $(h3_hiddenfiles) \
-    $(h3_runproducts) '$(@D)/report.err' '$(h3_spare)'; h3_errors >&2; \
+    h3_wrote=; [ -n "$$h3_wrote" ]; }; rm -rf -- $(h3_hiddenfiles) $(call \
+    h3_here,$(h3_reportfiles)) '$(@D)/report.err' '$(h3_spare)'; \
+    h3_errors >&2; \
     h3_errors 2>/dev/null >'$(h3_dir)/$(h3_hidden)report.err' && mv -f -- \
     '$(h3_dir)/$(h3_hidden)report.err' '$(@D)/report.err' || { rm -f -- \
     '$(h3_dir)/$(h3_hidden)report.err'; h3_at='$(h3_spare)'; $(call \
@@ -841,8 +846,6 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
 # REPORTS/errors/NAME.err, which sweepsum reads for a run without one; a
 # run reduced or recorded in its own directory again removes it.
 h3_spare = $(h3_reports)/errors/$(h3_runname).err
-h3_runproducts = $(foreach f,report.json kernels.tsv strip.tsv \
-    gapbins.tsv,'$(@D)/$f')
 # A trace or configuration file that is a symbolic link to no file (one
 # dangling, or a loop of links) fails its run, named, where reduce.mk's
 # make would say "No rule to make target" of a file in between.
@@ -932,7 +935,7 @@ $(h3_Q)$(call h3_trap,rm -f -- '$(h3_tmp).sqlite' '$(h3_tmp).err')$(call \
 endef
 h3_quiet_export = '  EXPORT  %s\n' '$@'
 # The products of the report of the export's run, which go with it.
-h3_products = $(foreach f,kernels.tsv strip.tsv gapbins.tsv,'$(h3_errfile:report.err=$f)')
+h3_products = $(foreach f,$(h3_tables),'$(h3_errfile:report.err=$f)')
 %.sqlite: %.nsys-rep
 	$(h3_exporting)
 
@@ -1106,7 +1109,7 @@ clean-reports:
 	$(h3_Q)$(call h3_echo,clean)rm -f -- $(h3_summaries) $(h3_list) $(h3_litter)$(call h3_chunks,rm -f --,\
 	    $(wildcard $(h3_reports)/errors/*.err) \
 	    $(foreach j,$(h3_jsons) $(h3_notracejsons),$j $(j:.json=.err) $(j:.json=.inputs) \
-	    $(addprefix $(dir $j),kernels.tsv strip.tsv gapbins.tsv) \
+	    $(addprefix $(dir $j),$(h3_tables)) \
 	    $(wildcard $(dir $j).report.json.?????? $(dir $j).report.err.[0-9]* \
 	    $(dir $j).kernels.tsv.[0-9]* $(dir $j).strip.tsv.[0-9]* \
 	    $(dir $j).gapbins.tsv.[0-9]*) \
