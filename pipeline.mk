@@ -245,6 +245,9 @@ h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 # them; with make -s nothing but the errors.  Each line is printed by a
 # builtin printf in the shell the recipe runs anyway: no process more.
 V ?=
+# The pages (see the pages, below) are drawn unless HTML=0; set here,
+# before the check of its value.
+HTML ?= 1
 h3_verbose := $(filter 1,$(V))
 # make -s, as Kbuild tells it: an s among the letters of MAKEFLAGS' first
 # word (-s wins over V=1).
@@ -360,7 +363,7 @@ $(foreach v,$(h3_slips),$(call h3_err,$v=$($v): no such setting$(if $(filter \
 endif
 # The switches take the values their manual gives them, no other (HTML=no
 # would draw the pages): HTML 1 or 0, V 1 or 0 (or empty).
-$(if $(filter-out x0 x1,x$(if $(filter undefined,$(origin HTML)),1,$(HTML))),$(call \
+$(if $(filter-out x0 x1,x$(HTML)),$(call \
     h3_err,HTML=$(HTML): no such value; give HTML=1 (the pages$(,) the \
     default) or HTML=0 (none)))
 $(if $(filter-out x x0 x1,x$(V)),$(call h3_err,V=$(V): no such value; give \
@@ -1227,7 +1230,6 @@ h3_quiet_compare = '  COMPARE %s against %s\n' '$(NEW)' '$(BASE)'
 # Without gnuplot, make reports does nothing and says how to install it
 # or skip the pages (exit 2).
 
-HTML ?= 1
 h3_runpage := $(H3PROF_SCRIPTS)/h3runpage
 h3_indexpage := $(H3PROF_SCRIPTS)/h3index
 h3_pagelibs := $(h3_lib) $(addprefix $(dir $(h3_lib)),h3.jq h3pages.awk)
