@@ -730,10 +730,10 @@ h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_deadhidden = $(call h3_deadby,h3_pidsecond,$1)
 h3_pidsecond = $(word 2,$(subst ., ,$1))
 # Those that killed makes left in the sweep's runs, which a make that
-# reduces a run removes with the summary (looked for only then: the
-# no-op looks at no run's hidden files).
-h3_deadreductions = $(call h3_deadhidden,$(wildcard $(addsuffix \
-    .reduce.[0-9]*,$(h3_productdirs)) $(addsuffix ..reduce.[0-9]*,$(h3_productdirs))))
+# reduces a run removes with the summary, and make clean-reports (looked
+# for only then: the no-op looks at no run's hidden files).
+h3_deadreductions = $(call h3_deadhidden,$(wildcard $(foreach \
+    d,$(h3_productdirs),$d.reduce.[0-9]* $d..reduce.[0-9]*)))
 # The messages of the runs that dead makes reduced, and their queries of
 # fresh (see h3_stale), in TMPDIR.
 h3_deaderrs := $(if $(call h3_unsafe,$(TMPDIR)),,$(call h3_dead,$(wildcard \
@@ -1117,9 +1117,7 @@ clean-reports:
 	    $(dir $j).kernels.tsv.[0-9]* $(dir $j).strip.tsv.[0-9]* \
 	    $(dir $j).gapbins.tsv.[0-9]*) \
 	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))$(call \
-	    h3_chunks,rm -rf --,$(call h3_deadhidden,$(wildcard $(addsuffix \
-	    .reduce.[0-9]*,$(dir $(h3_jsons))) $(addsuffix \
-	    ..reduce.[0-9]*,$(dir $(h3_jsons))))))$(if \
+	    h3_chunks,rm -rf --,$(h3_deadreductions))$(if \
 	    $(h3_scopetag),,$(call h3_chunks,rm -rf --,$(wildcard $(addsuffix \
 	    scope.*/,$(dir $(h3_jsons) $(h3_notracejsons))))))
 endif
