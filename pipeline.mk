@@ -361,8 +361,9 @@ $(foreach v,$(h3_slips),$(call h3_err,$v=$($v): no such setting$(if $(filter \
     $(MAKECMDGOALS),$(h3_goal)))) takes those pipeline.mk and sweep.mk \
     name (name your own makefile's in H3PROF_KNOWN))))
 endif
-# The switches take the values their manual gives them, no other (HTML=no
-# would draw the pages): HTML 1 or 0, V 1 or 0 (or empty).
+# HTML and V take only the values their manual gives: HTML 1 or 0, V 1
+# or 0 (or empty).  Any other value is an error, so that HTML=no, for
+# one, does not draw the pages without a word.
 $(if $(filter-out x0 x1,x$(HTML)),$(call \
     h3_err,HTML=$(HTML): no such value; give HTML=1 (the pages$(,) the \
     default) or HTML=0 (none)))
@@ -526,8 +527,10 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
     ($(notdir $(h3_pairs))); a run directory holds one: put each run in \
     its own)
 endef
-# An export beside the pair, of the same run (make profile leaves both),
-# is what reduce.mk reads: its calls of copies tell the account more.
+# Where the run directory holds one SQLite export beside its CSV pair
+# (make profile leaves both), reduce.mk reads the export too: its API
+# calls of copies and memsets, which the pair lacks, tell the time
+# account more.  Several exports beside a pair are left unread.
 define h3_run_pair
 h3_xport := $(if $(word 2,$(h3_sqls)),,$(h3_sqls))
 h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs)) $(h3_xport)
@@ -842,16 +845,18 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     'pipeline.mk: %s: cannot be written (is the disk full?): the error \
     above is %s\n' '$(@D)/report.err' "$${h3_at:+recorded in }$${h3_at:-not \
     recorded}" >&2; }; rm -f -- "$$h3_e"; false; fi
-# A failed run's error record, RUN/report.err: the run's own files are
-# removed first, to free what they hold on a full disk, and a record that
-# cannot be written whole is none, its error on stderr all the same.
-# Where the run's directory is full, the record goes to the spare place,
-# REPORTS/errors/NAME.err, which sweepsum reads for a run without one; a
-# run reduced or recorded in its own directory again removes it.
+# A failed run's error record, RUN/report.err.  The run's products are
+# removed first, to free their space on a full disk.  A record that
+# cannot be written whole is not kept (the error is on stderr anyway).
+# Where the run's directory has no room, the record goes to
+# REPORTS/errors/NAME.err instead, which sweepsum reads for a run that
+# has no report.err; the run's next reduction, or a record written in
+# the run's own directory, removes it.
 h3_spare = $(h3_reports)/errors/$(h3_runname).err
-# A trace or configuration file that is a symbolic link to no file (one
-# dangling, or a loop of links) fails its run, named, where reduce.mk's
-# make would say "No rule to make target" of a file in between.
+# A trace or configuration file that is a symbolic link to no file
+# (dangling, or a loop of links) fails its run with a message that
+# names the link; reduce.mk's make would instead say "No rule to make
+# target" of one of its hidden intermediate files.
 h3_nolinks = { h3_ok=1; for h3_f in $(foreach f,$(h3_inputs),'$f'); do \
     [ -e "$$h3_f" ] || [ ! -L "$$h3_f" ] || { h3_ok=; printf \
     'pipeline.mk: %s: a symbolic link to no file (dangling, or a loop of \
@@ -994,8 +999,9 @@ h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 # modification time, as cp -p, tar x, rsync -a and mv leave it; a product
 # deleted, cut short or edited); a page whose record, pages/NAME.inputs,
 # names another report (a scope set or unset) or a report made again
-# since.  Each stale one is made again (h3-force).  The query, a line a
-# record, ID tab RECORD tab KEY, is written by make in TMPDIR, as the
+# since.  Each stale one is made again (h3-force).  The query, one line
+# per record (its ID, a tab, the record's path, a tab, the key it must
+# hold), is written by make in TMPDIR, as the
 # batches' lists are (see h3_batchroot).  Without fresh, which is then
 # built, every report is made again anyway: it is a newer prerequisite.
 h3_query := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
@@ -1007,7 +1013,8 @@ h3_querytext := $(foreach i,$(filter-out $(foreach j,$(h3_ids),$(if \
 h3_stale := $(if $(and $(h3_ids),$(wildcard $(H3PROF_BIN)/fresh)),$(file \
     >$(h3_query),$(h3_querytext))$(shell '$(H3PROF_BIN)/fresh' -s \
     '$(h3_query)'; rm -f -- '$(h3_query)'))
-# (The targets are references: a run's path may hold = or :.)
+# (Each target is written as a variable reference, not as its value:
+# a run's path may hold = or :, which eval would read as rule syntax.)
 $(foreach i,$(filter-out p%,$(h3_stale)),$(eval $$(h3_json_$i) $(if \
     $(h3_quiet),$$(dir $$(h3_json_$i))./report.json): h3-force))
 $(foreach i,$(patsubst p%,%,$(filter p%,$(h3_stale))),$(eval \
