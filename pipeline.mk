@@ -992,6 +992,13 @@ $(h3_list) $(h3_record):
 h3_productdirs = $(sort $(dir $(h3_jsons) $(h3_notracejsons)))
 h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 
+# The start of the names of the files make writes for a process to read
+# (fresh -s's query, the pages' batch lists): in TMPDIR, or in REPORTS
+# where TMPDIR's name is one that $(file) cannot write (a comma, or a
+# character h3_unsafe rejects).
+h3_tmproot := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
+    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)
+
 # Which reports and pages are stale, decided for the whole sweep by one
 # fresh -s (no process a run): a report whose record, report.inputs, is
 # missing, of another key, or names a file that is no more the same file
@@ -1002,10 +1009,9 @@ h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 # since.  Each stale one is made again (h3-force).  The query, one line
 # per record (its ID, a tab, the record's path, a tab, the key it must
 # hold), is written by make in TMPDIR, as the
-# batches' lists are (see h3_batchroot).  Without fresh, which is then
+# batches' lists are (see h3_tmproot).  Without fresh, which is then
 # built, every report is made again anyway: it is a newer prerequisite.
-h3_query := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
-    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)fresh.$(h3_pid)
+h3_query := $(h3_tmproot)fresh.$(h3_pid)
 h3_querytext := $(foreach i,$(filter-out $(foreach j,$(h3_ids),$(if \
     $(h3_kept_$j)$(h3_notrace_$j),$j)),$(h3_ids)),$i$(h3_tab)$(dir \
     $(h3_json_$i))report.inputs$(h3_tab)$(h3_in_$i)$(h3_nl))$(if $(filter \
@@ -1294,9 +1300,7 @@ h3_drawpages = $(if $(h3_batch),$(file >$(call \
 # that removes it: one a signal leaves in that moment is in TMPDIR, beside
 # the make's messages, not in REPORTS, and the next make takes it for
 # litter (in REPORTS where TMPDIR's name is none $(file) can write).
-h3_batchroot := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
-    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)
-h3_batchlist = $(h3_batchroot)pages-$1.$(h3_pid)
+h3_batchlist = $(h3_tmproot)pages-$1.$(h3_pid)
 h3_batchtext = $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
 	$(foreach i,$(h3_batch),$(h3_name_$i):$(h3_json_$i)))))
 h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
