@@ -245,6 +245,9 @@ h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 # them; with make -s nothing but the errors.  Each line is printed by a
 # builtin printf in the shell the recipe runs anyway: no process more.
 V ?=
+# The pages (see the pages, below) are drawn unless HTML=0; set here,
+# before the check of its value.
+HTML ?= 1
 h3_verbose := $(filter 1,$(V))
 # make -s, as Kbuild tells it: an s among the letters of MAKEFLAGS' first
 # word (-s wins over V=1).
@@ -358,9 +361,10 @@ $(foreach v,$(h3_slips),$(call h3_err,$v=$($v): no such setting$(if $(filter \
     $(MAKECMDGOALS),$(h3_goal)))) takes those pipeline.mk and sweep.mk \
     name (name your own makefile's in H3PROF_KNOWN))))
 endif
-# The switches take the values their manual gives them, no other (HTML=no
-# would draw the pages): HTML 1 or 0, V 1 or 0 (or empty).
-$(if $(filter-out x0 x1,x$(if $(filter undefined,$(origin HTML)),1,$(HTML))),$(call \
+# HTML and V take only the values their manual gives: HTML 1 or 0, V 1
+# or 0 (or empty).  Any other value is an error, so that HTML=no, for
+# one, does not draw the pages without a word.
+$(if $(filter-out x0 x1,x$(HTML)),$(call \
     h3_err,HTML=$(HTML): no such value; give HTML=1 (the pages$(,) the \
     default) or HTML=0 (none)))
 $(if $(filter-out x x0 x1,x$(V)),$(call h3_err,V=$(V): no such value; give \
@@ -523,8 +527,10 @@ $(call h3_err,run directory $(h3_d): $(words $(h3_pairs)) trace pairs \
     ($(notdir $(h3_pairs))); a run directory holds one: put each run in \
     its own)
 endef
-# An export beside the pair, of the same run (make profile leaves both),
-# is what reduce.mk reads: its calls of copies tell the account more.
+# Where the run directory holds one SQLite export beside its CSV pair
+# (make profile leaves both), reduce.mk reads the export too: its API
+# calls of copies and memsets, which the pair lacks, tell the time
+# account more.  Several exports beside a pair are left unread.
 define h3_run_pair
 h3_xport := $(if $(word 2,$(h3_sqls)),,$(h3_sqls))
 h3_srcs := $(h3_pairs) $(call h3_kmate,$(h3_pairs)) $(h3_xport)
@@ -727,10 +733,10 @@ h3_deadx = $(foreach f,$1,$(if $(call h3_dead,$(basename $f)),$f))
 h3_deadhidden = $(call h3_deadby,h3_pidsecond,$1)
 h3_pidsecond = $(word 2,$(subst ., ,$1))
 # Those that killed makes left in the sweep's runs, which a make that
-# reduces a run removes with the summary (looked for only then: the
-# no-op looks at no run's hidden files).
-h3_deadreductions = $(call h3_deadhidden,$(wildcard $(addsuffix \
-    .reduce.[0-9]*,$(h3_productdirs)) $(addsuffix ..reduce.[0-9]*,$(h3_productdirs))))
+# reduces a run removes with the summary, and make clean-reports (looked
+# for only then: the no-op looks at no run's hidden files).
+h3_deadreductions = $(call h3_deadhidden,$(wildcard $(foreach \
+    d,$(h3_productdirs),$d.reduce.[0-9]* $d..reduce.[0-9]*)))
 # The messages of the runs that dead makes reduced, and their queries of
 # fresh (see h3_stale), in TMPDIR.
 h3_deaderrs := $(if $(call h3_unsafe,$(TMPDIR)),,$(call h3_dead,$(wildcard \
@@ -751,10 +757,14 @@ h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
 # the report, go as its report is made again.  Interrupted, it keeps none
 # of the run's products, nor its report of before, which was being made
 # again.
-h3_runfiles = $(foreach f,report.json report.inputs kernels.tsv strip.tsv \
-    gapbins.tsv,'$(@D)/$f')
+# A run's products: its report and the tables its page is drawn from.
+h3_tables := kernels.tsv strip.tsv gapbins.tsv
+h3_reportfiles := report.json $(h3_tables)
+# $(call h3_here,FILES): FILES in the run's product directory, quoted.
+h3_here = $(foreach f,$1,'$(@D)/$f')
 $(h3_jsons): $(h3_tools)
-	$(h3_Q)$(call h3_trap,rm -rf -- $(h3_runfiles) $(h3_hiddenfiles) \
+	$(h3_Q)$(call h3_trap,rm -rf -- $(call \
+	    h3_here,$(h3_reportfiles) report.inputs) $(h3_hiddenfiles) \
 	    $${h3_e:+"$$h3_e"} '$(h3_spare).$(h3_pid)')$(if \
 	    $(h3_quiet),$(h3_count)$(h3_clock) )$(if \
 	    $(h3_out)$(h3_scopetag),$(call h3_mkdir,$(@D)) && )for p in \
@@ -763,8 +773,8 @@ $(h3_jsons): $(h3_tools)
 	    $(h3_reducing) && \
 	    $(h3_record_inputs) && \
 	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
-	    { rm -rf -- '$(@D)/report.inputs' '$(@D)/kernels.tsv' \
-	    '$(@D)/strip.tsv' '$(@D)/gapbins.tsv' $(h3_hiddenfiles); \
+	    { rm -rf -- $(call h3_here,report.inputs $(h3_tables)) \
+	    $(h3_hiddenfiles); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
 
 # The record of what the report was made from, RUN/report.inputs: the
@@ -773,7 +783,7 @@ $(h3_jsons): $(h3_tools)
 # changed since the reduction began, which report.json is dated from, is
 # recorded as changed (see fresh(1)).
 h3_record_inputs = '$(H3PROF_BIN)/fresh' -k '$(h3_in)' -r '$@' $(foreach \
-    f,report.json kernels.tsv strip.tsv gapbins.tsv,-p '$(@D)/$f') -o \
+    f,$(h3_reportfiles),-p '$(@D)/$f') -o \
     '$(@D)/report.inputs' -- $(foreach f,$(h3_inputs) $(h3_tools),'$f')
 
 # A run reduced by reduce.mk's chain (h3_args are its settings): one make
@@ -823,8 +833,9 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     Deleting file '*) ;; *) h3_kept=1; printf '%s\n' "$$h3_l" || \
     h3_wrote=;; esac; done <"$$h3_e"; [ -n "$$h3_kept" ] || echo \
     'pipeline.mk: $(@D): reduction failed (exit '"$$h3_rc"')' || \
-    h3_wrote=; [ -n "$$h3_wrote" ]; }; rm -rf -- $(h3_hiddenfiles) \
-    $(h3_runproducts) '$(@D)/report.err' '$(h3_spare)'; h3_errors >&2; \
+    h3_wrote=; [ -n "$$h3_wrote" ]; }; rm -rf -- $(h3_hiddenfiles) $(call \
+    h3_here,$(h3_reportfiles)) '$(@D)/report.err' '$(h3_spare)'; \
+    h3_errors >&2; \
     h3_errors 2>/dev/null >'$(h3_dir)/$(h3_hidden)report.err' && mv -f -- \
     '$(h3_dir)/$(h3_hidden)report.err' '$(@D)/report.err' || { rm -f -- \
     '$(h3_dir)/$(h3_hidden)report.err'; h3_at='$(h3_spare)'; $(call \
@@ -834,18 +845,18 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     'pipeline.mk: %s: cannot be written (is the disk full?): the error \
     above is %s\n' '$(@D)/report.err' "$${h3_at:+recorded in }$${h3_at:-not \
     recorded}" >&2; }; rm -f -- "$$h3_e"; false; fi
-# A failed run's error record, RUN/report.err: the run's own files are
-# removed first, to free what they hold on a full disk, and a record that
-# cannot be written whole is none, its error on stderr all the same.
-# Where the run's directory is full, the record goes to the spare place,
-# REPORTS/errors/NAME.err, which sweepsum reads for a run without one; a
-# run reduced or recorded in its own directory again removes it.
+# A failed run's error record, RUN/report.err.  The run's products are
+# removed first, to free their space on a full disk.  A record that
+# cannot be written whole is not kept (the error is on stderr anyway).
+# Where the run's directory has no room, the record goes to
+# REPORTS/errors/NAME.err instead, which sweepsum reads for a run that
+# has no report.err; the run's next reduction, or a record written in
+# the run's own directory, removes it.
 h3_spare = $(h3_reports)/errors/$(h3_runname).err
-h3_runproducts = $(foreach f,report.json kernels.tsv strip.tsv \
-    gapbins.tsv,'$(@D)/$f')
-# A trace or configuration file that is a symbolic link to no file (one
-# dangling, or a loop of links) fails its run, named, where reduce.mk's
-# make would say "No rule to make target" of a file in between.
+# A trace or configuration file that is a symbolic link to no file
+# (dangling, or a loop of links) fails its run with a message that
+# names the link; reduce.mk's make would instead say "No rule to make
+# target" of one of its hidden intermediate files.
 h3_nolinks = { h3_ok=1; for h3_f in $(foreach f,$(h3_inputs),'$f'); do \
     [ -e "$$h3_f" ] || [ ! -L "$$h3_f" ] || { h3_ok=; printf \
     'pipeline.mk: %s: a symbolic link to no file (dangling, or a loop of \
@@ -932,7 +943,7 @@ $(h3_Q)$(call h3_trap,rm -f -- '$(h3_tmp).sqlite' '$(h3_tmp).err')$(call \
 endef
 h3_quiet_export = '  EXPORT  %s\n' '$@'
 # The products of the report of the export's run, which go with it.
-h3_products = $(foreach f,kernels.tsv strip.tsv gapbins.tsv,'$(h3_errfile:report.err=$f)')
+h3_products = $(foreach f,$(h3_tables),'$(h3_errfile:report.err=$f)')
 %.sqlite: %.nsys-rep
 	$(h3_exporting)
 
@@ -981,6 +992,13 @@ $(h3_list) $(h3_record):
 h3_productdirs = $(sort $(dir $(h3_jsons) $(h3_notracejsons)))
 h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 
+# The start of the names of the files make writes for a process to read
+# (fresh -s's query, the pages' batch lists): in TMPDIR, or in REPORTS
+# where TMPDIR's name is one that $(file) cannot write (a comma, or a
+# character h3_unsafe rejects).
+h3_tmproot := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
+    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)
+
 # Which reports and pages are stale, decided for the whole sweep by one
 # fresh -s (no process a run): a report whose record, report.inputs, is
 # missing, of another key, or names a file that is no more the same file
@@ -988,12 +1006,12 @@ h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 # modification time, as cp -p, tar x, rsync -a and mv leave it; a product
 # deleted, cut short or edited); a page whose record, pages/NAME.inputs,
 # names another report (a scope set or unset) or a report made again
-# since.  Each stale one is made again (h3-force).  The query, a line a
-# record, ID tab RECORD tab KEY, is written by make in TMPDIR, as the
-# batches' lists are (see h3_batchroot).  Without fresh, which is then
+# since.  Each stale one is made again (h3-force).  The query, one line
+# per record (its ID, a tab, the record's path, a tab, the key it must
+# hold), is written by make in TMPDIR, as the
+# batches' lists are (see h3_tmproot).  Without fresh, which is then
 # built, every report is made again anyway: it is a newer prerequisite.
-h3_query := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
-    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)fresh.$(h3_pid)
+h3_query := $(h3_tmproot)fresh.$(h3_pid)
 h3_querytext := $(foreach i,$(filter-out $(foreach j,$(h3_ids),$(if \
     $(h3_kept_$j)$(h3_notrace_$j),$j)),$(h3_ids)),$i$(h3_tab)$(dir \
     $(h3_json_$i))report.inputs$(h3_tab)$(h3_in_$i)$(h3_nl))$(if $(filter \
@@ -1001,7 +1019,8 @@ h3_querytext := $(foreach i,$(filter-out $(foreach j,$(h3_ids),$(if \
 h3_stale := $(if $(and $(h3_ids),$(wildcard $(H3PROF_BIN)/fresh)),$(file \
     >$(h3_query),$(h3_querytext))$(shell '$(H3PROF_BIN)/fresh' -s \
     '$(h3_query)'; rm -f -- '$(h3_query)'))
-# (The targets are references: a run's path may hold = or :.)
+# (Each target is written as a variable reference, not as its value:
+# a run's path may hold = or :, which eval would read as rule syntax.)
 $(foreach i,$(filter-out p%,$(h3_stale)),$(eval $$(h3_json_$i) $(if \
     $(h3_quiet),$$(dir $$(h3_json_$i))./report.json): h3-force))
 $(foreach i,$(patsubst p%,%,$(filter p%,$(h3_stale))),$(eval \
@@ -1106,14 +1125,12 @@ clean-reports:
 	$(h3_Q)$(call h3_echo,clean)rm -f -- $(h3_summaries) $(h3_list) $(h3_litter)$(call h3_chunks,rm -f --,\
 	    $(wildcard $(h3_reports)/errors/*.err) \
 	    $(foreach j,$(h3_jsons) $(h3_notracejsons),$j $(j:.json=.err) $(j:.json=.inputs) \
-	    $(addprefix $(dir $j),kernels.tsv strip.tsv gapbins.tsv) \
+	    $(addprefix $(dir $j),$(h3_tables)) \
 	    $(wildcard $(dir $j).report.json.?????? $(dir $j).report.err.[0-9]* \
 	    $(dir $j).kernels.tsv.[0-9]* $(dir $j).strip.tsv.[0-9]* \
 	    $(dir $j).gapbins.tsv.[0-9]*) \
 	    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*))))$(call \
-	    h3_chunks,rm -rf --,$(call h3_deadhidden,$(wildcard $(addsuffix \
-	    .reduce.[0-9]*,$(dir $(h3_jsons))) $(addsuffix \
-	    ..reduce.[0-9]*,$(dir $(h3_jsons))))))$(if \
+	    h3_chunks,rm -rf --,$(h3_deadreductions))$(if \
 	    $(h3_scopetag),,$(call h3_chunks,rm -rf --,$(wildcard $(addsuffix \
 	    scope.*/,$(dir $(h3_jsons) $(h3_notracejsons))))))
 endif
@@ -1224,7 +1241,6 @@ h3_quiet_compare = '  COMPARE %s against %s\n' '$(NEW)' '$(BASE)'
 # Without gnuplot, make reports does nothing and says how to install it
 # or skip the pages (exit 2).
 
-HTML ?= 1
 h3_runpage := $(H3PROF_SCRIPTS)/h3runpage
 h3_indexpage := $(H3PROF_SCRIPTS)/h3index
 h3_pagelibs := $(h3_lib) $(addprefix $(dir $(h3_lib)),h3.jq h3pages.awk)
@@ -1284,9 +1300,7 @@ h3_drawpages = $(if $(h3_batch),$(file >$(call \
 # that removes it: one a signal leaves in that moment is in TMPDIR, beside
 # the make's messages, not in REPORTS, and the next make takes it for
 # litter (in REPORTS where TMPDIR's name is none $(file) can write).
-h3_batchroot := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
-    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)
-h3_batchlist = $(h3_batchroot)pages-$1.$(h3_pid)
+h3_batchlist = $(h3_tmproot)pages-$1.$(h3_pid)
 h3_batchtext = $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
 	$(foreach i,$(h3_batch),$(h3_name_$i):$(h3_json_$i)))))
 h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \

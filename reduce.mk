@@ -18,12 +18,13 @@
 # PREFIX_gputrace.csv and PREFIX_kernexectrace.csv, as 2022.4 does), with or
 # without NVTX_CSV (CSV_PREFIXnvtx_pushpop_trace.csv; empty: none); or,
 # in its place, an nsys SQLite export, SQLITE_NAME, with NVTX ranges or
-# without.  Where there are both, of one run (make profile leaves both),
-# the GPU operations and memory lines are the pair's, and so the
-# reference figures, and the launch lines, NVTX ranges, devices and
-# processes the export's: its launch calls of copies and memsets, which
-# the kernel-exec trace lacks, tell the time account why the GPU waited
-# before them.  The traces are beside the products, or in TRACEDIR (for
+# without.  A run may have both (make profile leaves both).  Then the
+# GPU operations and memory lines are read from the pair, so the
+# reference figures are the pair's; the launch lines, NVTX ranges,
+# devices and processes are read from the export, whose API calls that
+# launch copies and memsets (which the kernel-exec trace lacks) tell the
+# time account why the GPU waited before them.  The traces are beside
+# the products, or in TRACEDIR (for
 # one run: pipeline.mk reduces each run by a make of its own).  The run's
 # name is RUN_NAME, or the last part of its directory's path, and its
 # configuration file RUN_CONFIG (runconfig -c), if any.  dev/makerun.mk
@@ -161,7 +162,8 @@ devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
 # the caller was given them (h3report), GPU_TRACE (a GPU trace CSV, or an
 # export), KERNEL_TRACE and NVTX_TRACE, which may be any path: the run's
 # directory then holds links of the rules' names to them, for make's
-# prerequisites.  ($ doubled, as make reads a value.)
+# prerequisites.  (The caller doubles each $ in these paths, because make
+# expands a value given on its command line.)
 gpu_csv = $(or $(GPU_TRACE),$(traces)$(GPU_CSV))
 kexec_csv = $(or $(KERNEL_TRACE),$(traces)$(KERNEL_CSV))
 export_db = $(or $(GPU_TRACE),$(traces)$(SQLITE_NAME))

@@ -10,9 +10,9 @@
 # Each run directory holds a CSV pair, profile_cuda_gpu_trace.csv and
 # profile_cuda_kern_exec_trace.csv (CSV_PREFIX), and may hold
 # profile_nvtx_pushpop_trace.csv; or, in its place, an nsys SQLite
-# export, profile.sqlite (SQLITE_NAME), with NVTX ranges or without (of
-# both, the export's launch lines and the pair's operations, as reduce.mk
-# says).  It gets report.json, kernels.tsv,
+# export, profile.sqlite (SQLITE_NAME), with NVTX ranges or without; a
+# run with both has its GPU operations read from the pair and its launch
+# lines from the export (see reduce.mk).  It gets report.json, kernels.tsv,
 # strip.tsv and gapbins.tsv beside them, byte for byte those of h3report
 # on the same paths; a scoped run's in RUN/scope.TAG/, as pipeline.mk
 # names them.
