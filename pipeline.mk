@@ -1018,7 +1018,7 @@ h3_querytext := $(foreach i,$(filter-out $(foreach j,$(h3_ids),$(if \
     0,$(HTML)),,$(foreach i,$(h3_ids),p$i$(h3_tab)$(h3_reports)/pages/$(h3_name_$i).inputs$(h3_tab)$(h3_json_$i)$(h3_nl)))
 h3_stale := $(if $(and $(h3_ids),$(wildcard $(H3PROF_BIN)/fresh)),$(file \
     >$(h3_query),$(h3_querytext))$(shell '$(H3PROF_BIN)/fresh' -s \
-    '$(h3_query)'; rm -f -- '$(h3_query)'))
+    '$(h3_query)' -x))
 # (Each target is written as a variable reference, not as its value:
 # a run's path may hold = or :, which eval would read as rule syntax.)
 $(foreach i,$(filter-out p%,$(h3_stale)),$(eval $$(h3_json_$i) $(if \

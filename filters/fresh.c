@@ -23,6 +23,9 @@
 static int64_t	 reference = -1;
 /* The products of -p, recorded after the inputs, and how many. */
 static char	**products;
+/* -x: remove -s's query once read (make writes it and has no process of
+   its own to remove it). */
+static int	 xflag;
 static size_t	 nproducts, productscap;
 
 /*
@@ -179,6 +182,8 @@ check(const char *query)
 		}
 	}
 	lines_close(&in);
+	if (xflag && unlink(query) == -1)
+		err(1, "%s", query);
 	if (!first)
 		putchar('\n');
 	free(text);
@@ -218,7 +223,7 @@ main(int argc, char *argv[])
 	FILE *fp;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "d:hk:o:p:r:s:", helpopt,
+	while ((ch = getopt_long(argc, argv, "d:hk:o:p:r:s:x", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'd':
@@ -243,6 +248,9 @@ main(int argc, char *argv[])
 		case 's':
 			query = optarg;
 			break;
+		case 'x':
+			xflag = 1;
+			break;
 		default:
 			usage(EXIT_USAGE);
 		}
@@ -253,7 +261,9 @@ main(int argc, char *argv[])
 	if (query != NULL) {
 		if (dir || key || outpath || refpath || nproducts || argc)
 			usage(EXIT_USAGE);
-	} else if (dir != NULL) {
+	} else if (xflag)
+		usage(EXIT_USAGE);
+	else if (dir != NULL) {
 		if (key || outpath || refpath || nproducts || argc != 1)
 			usage(EXIT_USAGE);
 	} else if (key == NULL || outpath == NULL)
@@ -287,6 +297,6 @@ main(int argc, char *argv[])
 static _Noreturn void
 usage(int status)
 {
-	usage_exit("usage: fresh [-h] [-d dir] [-k key] [-o record] [-p product] [-r reference] [-s query] [file ...]\n",
+	usage_exit("usage: fresh [-h] [-d dir] [-k key] [-o record] [-p product] [-r reference] [-s query [-x]] [file ...]\n",
 	    status);
 }
