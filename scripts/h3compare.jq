@@ -98,6 +98,13 @@ def figures($file; $known; $same; $tabled):
 		| "\($k)\t\($f).total_ns\t\(.total_ns)",
 		  "\($k)\t\($f).launches\t\(.launches)" end);
 
+# Whether a figure (a name as figure lines hold it, or unescaped) of
+# figdiff's verdict gates a configuration compared, so that new's runs
+# must have it: a kernel's is aside.
+def gates($figure; $verdict): ($figure | startswith("kernels.") | not)
+	and ($verdict
+	    | test("^(regression|improvement|unchanged|changed|missing)$"));
+
 # A sweep -> {key, figure, run} of each figure of $figures that a run
 # of it does not have at all (null is a value): how a figure that gates
 # in base and is missing in new is told, naming the runs.
@@ -217,9 +224,7 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 	    as $missing
 	# The figures that gate in a configuration compared, and that some
 	# of new's runs of it lack: the gate fails closed on them.
-	| [$all[] | select(.figure != "" and (.figure | startswith("kernels.")
-		| not) and (.verdict | test("^(regression|improvement|"
-		+ "unchanged|changed|missing)$")))
+	| [$all[] | select(.figure != "" and gates(.figure; .verdict))
 	    | {configuration, figure,
 	       runs: ($lacking["\(.key)\t\(.figure)"] // [] | map(unescaped))}
 	    | select(.runs | length > 0)] as $lost
@@ -271,9 +276,7 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 		  else . end]
 		| unique)}
 	# Why the gate fails, each reason a phrase; none: it passes.
-	| def plural($n; $word): "\($n) \($word)\(if $n == 1 then "" else "s"
-		end)";
-	  . + {failures: [
+	| . + {failures: [
 		(.regressions | length | select(. > 0) | plural(.; "regression")),
 		($missing | length | select(. > 0 and ($allowmissing | not))
 		    | plural(.; "configuration") + " of base missing in new"),
@@ -370,8 +373,6 @@ def markdown($max):
 	def grew($u): "\(.change | signed($u))"
 		+ (if .share_percent == null then ""
 		   else " (\(.share_percent | fixed(0))%)" end);
-	def plural($n; $word):
-		"\($n) \($word)\(if $n == 1 then "" else "s" end)";
 	def only($status): [.configurations[] | select(.status == $status)];
 
 	def scopecell: scope_phrase | cell;
