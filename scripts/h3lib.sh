@@ -253,8 +253,8 @@ h3_wait() {
 }
 
 # h3_facts CMD...: the facts of one run (h3prof(5)), computed by the
-# filters into files in $t, given to CMD as its last arguments: cat prints
-# them (h3facts), reportjson makes the report of them (h3report).  The
+# filters into files in $t, given to CMD as its last arguments: h3facts
+# prints them (cat).  (h3report runs reduce.mk's rules instead.)  The
 # run is in gpu and kexec (its traces, or its export twice), the filters
 # in bin, the rules of classify in rules, and extend, kernels, range, skip
 # and window are h3facts's -x, -k, -R, -s and -w.
