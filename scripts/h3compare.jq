@@ -66,6 +66,13 @@ def configs($same):
 	    end)\t\(.runs | length)\t\(.config | tojson)",
 	  (.runs[] | "run\t\(escaped)\t\($k)");
 
+# A report -> its figure $f, a path of parts joined by dots; nothing
+# where the report has no such figure at all (null is a value).
+def figure($f): ($f | split(".")) as $p
+	| reduce $p[:-1][] as $part (.;
+	    if type == "object" then .[$part] else null end)
+	| if type == "object" and has($p[-1]) then .[$p[-1]] else empty end;
+
 # A sweep -> the figure lines of its runs, from $file; the kernels of
 # its reports' top_kernels too unless $tabled (a kernel table has them
 # all).  The figures are those of $known, a figure of either side: a
@@ -78,11 +85,7 @@ def figures($file; $known; $same; $tabled):
 	(.runs | map({(.run.name): .}) | add // {}) as $reports
 	| .groups[] | ($same // groupkey) as $k
 	| .runs[] | $reports[.] as $r
-	| ($known[] | . as $f | ($f | split(".")) as $p
-	    | ($r | reduce $p[:-1][] as $part (.;
-		    if type == "object" then .[$part] else null end)
-		| if type == "object" and has($p[-1]) then .[$p[-1]]
-		  else empty end)
+	| ($known[] | . as $f | $r | figure($f)
 	    | if type == "number" then
 		if . < 0 and ($f | test("(_ns|milliseconds)$")) then
 		    bad($r.run.name; $f; "is \(.), a negative time")
@@ -112,10 +115,8 @@ def absent($figures; $same):
 	(.runs | map({(.run.name): .}) | add // {}) as $reports
 	| .groups[] | ($same // groupkey) as $k
 	| .runs[] | . as $name | $reports[$name] as $r
-	| $figures[] | . as $f | ($f | split(".")) as $p
-	| select([$r | reduce $p[:-1][] as $part (.;
-		if type == "object" then .[$part] else null end)
-	    | type == "object" and has($p[-1])] != [true])
+	| $figures[] | . as $f
+	| select([$r | figure($f)] == [])
 	| {key: $k, figure: $f, run: $name};
 
 # The settings that are not the default, $given, as h3compare gathers
