@@ -1,6 +1,7 @@
 # h3compare.jq: the jq programs of h3compare(1), each a definition that
 # h3compare calls by name after `include "h3compare";` (h3lib.sh's h3_jq
-# finds it): sweep, configs, figures, compare and markdown.
+# finds it): sweep, configs, figures, absent, settings, compare and
+# markdown.
 include "h3";
 
 # A name as figure lines hold it: escaped as h3prof(5) escapes names.
