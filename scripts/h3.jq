@@ -154,13 +154,15 @@ ul.legend li { display: inline-block; margin-right: 1.2em; }
 </head>
 <body>" | page_line;
 
+# A count and its noun, one or many: 1 run, 2 runs.
+def plural($n; $word): "\($n) \($word)\(if $n == 1 then "" else "s" end)";
+
 # A scope in words, as a report's scope or a summary's records it (its
 # setting: range and skip, or window), from "Scoped by": null where
 # there is none; of a summary whose reports differ, each of them.
 def scope_words:
 	def bound: if endswith("%") then "\(.) of the span"
 		else "\(.) ns from the first GPU operation" end;
-	def plural($n; $w): "\($n) \($w)\(if $n == 1 then "" else "s" end)";
 	if . == null then null
 	elif type == "array" then "Of different scopes: "
 		+ (map(scope_words // "unscoped") | join("; "))

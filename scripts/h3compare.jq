@@ -1,6 +1,7 @@
 # h3compare.jq: the jq programs of h3compare(1), each a definition that
 # h3compare calls by name after `include "h3compare";` (h3lib.sh's h3_jq
-# finds it): sweep, configs, figures, compare and markdown.
+# finds it): sweep, configs, figures, absent, settings, compare and
+# markdown.
 include "h3";
 
 # A name as figure lines hold it: escaped as h3prof(5) escapes names.
@@ -66,6 +67,13 @@ def configs($same):
 	    end)\t\(.runs | length)\t\(.config | tojson)",
 	  (.runs[] | "run\t\(escaped)\t\($k)");
 
+# A report -> its figure $f, a path of parts joined by dots; nothing
+# where the report has no such figure at all (null is a value).
+def figure($f): ($f | split(".")) as $p
+	| reduce $p[:-1][] as $part (.;
+	    if type == "object" then .[$part] else null end)
+	| if type == "object" and has($p[-1]) then .[$p[-1]] else empty end;
+
 # A sweep -> the figure lines of its runs, from $file; the kernels of
 # its reports' top_kernels too unless $tabled (a kernel table has them
 # all).  The figures are those of $known, a figure of either side: a
@@ -78,11 +86,7 @@ def figures($file; $known; $same; $tabled):
 	(.runs | map({(.run.name): .}) | add // {}) as $reports
 	| .groups[] | ($same // groupkey) as $k
 	| .runs[] | $reports[.] as $r
-	| ($known[] | . as $f | ($f | split(".")) as $p
-	    | ($r | reduce $p[:-1][] as $part (.;
-		    if type == "object" then .[$part] else null end)
-		| if type == "object" and has($p[-1]) then .[$p[-1]]
-		  else empty end)
+	| ($known[] | . as $f | $r | figure($f)
 	    | if type == "number" then
 		if . < 0 and ($f | test("(_ns|milliseconds)$")) then
 		    bad($r.run.name; $f; "is \(.), a negative time")
@@ -98,6 +102,13 @@ def figures($file; $known; $same; $tabled):
 		| "\($k)\t\($f).total_ns\t\(.total_ns)",
 		  "\($k)\t\($f).launches\t\(.launches)" end);
 
+# Whether a figure (a name as figure lines hold it, or unescaped) of
+# figdiff's verdict gates a configuration compared, so that new's runs
+# must have it: a kernel's is aside.
+def gates($figure; $verdict): ($figure | startswith("kernels.") | not)
+	and ($verdict
+	    | test("^(regression|improvement|unchanged|changed|missing)$"));
+
 # A sweep -> {key, figure, run} of each figure of $figures that a run
 # of it does not have at all (null is a value): how a figure that gates
 # in base and is missing in new is told, naming the runs.
@@ -105,10 +116,8 @@ def absent($figures; $same):
 	(.runs | map({(.run.name): .}) | add // {}) as $reports
 	| .groups[] | ($same // groupkey) as $k
 	| .runs[] | . as $name | $reports[$name] as $r
-	| $figures[] | . as $f | ($f | split(".")) as $p
-	| select([$r | reduce $p[:-1][] as $part (.;
-		if type == "object" then .[$part] else null end)
-	    | type == "object" and has($p[-1])] != [true])
+	| $figures[] | . as $f
+	| select([$r | figure($f)] == [])
 	| {key: $k, figure: $f, run: $name};
 
 # The settings that are not the default, $given, as h3compare gathers
@@ -217,9 +226,7 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 	    as $missing
 	# The figures that gate in a configuration compared, and that some
 	# of new's runs of it lack: the gate fails closed on them.
-	| [$all[] | select(.figure != "" and (.figure | startswith("kernels.")
-		| not) and (.verdict | test("^(regression|improvement|"
-		+ "unchanged|changed|missing)$")))
+	| [$all[] | select(.figure != "" and gates(.figure; .verdict))
 	    | {configuration, figure,
 	       runs: ($lacking["\(.key)\t\(.figure)"] // [] | map(unescaped))}
 	    | select(.runs | length > 0)] as $lost
@@ -271,9 +278,7 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 		  else . end]
 		| unique)}
 	# Why the gate fails, each reason a phrase; none: it passes.
-	| def plural($n; $word): "\($n) \($word)\(if $n == 1 then "" else "s"
-		end)";
-	  . + {failures: [
+	| . + {failures: [
 		(.regressions | length | select(. > 0) | plural(.; "regression")),
 		($missing | length | select(. > 0 and ($allowmissing | not))
 		    | plural(.; "configuration") + " of base missing in new"),
@@ -370,8 +375,6 @@ def markdown($max):
 	def grew($u): "\(.change | signed($u))"
 		+ (if .share_percent == null then ""
 		   else " (\(.share_percent | fixed(0))%)" end);
-	def plural($n; $word):
-		"\($n) \($word)\(if $n == 1 then "" else "s" end)";
 	def only($status): [.configurations[] | select(.status == $status)];
 
 	def scopecell: scope_phrase | cell;

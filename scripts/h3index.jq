@@ -8,8 +8,6 @@ include "h3";
 def f($k): .figures[$k].mean;
 def f0($k): .figures[$k].mean // 0;
 def cell: "<td class=\"n\">" + (tostring | @html) + "</td>";
-# A count and its noun, one or many: 1 run, 2 runs.
-def count($one; $many): "\(.) " + (if . == 1 then $one else $many end);
 # A name broken, where it must be, after its commas alone: a run's or a
 # configuration's key=value pairs stay whole.
 def commabreaks: @html | gsub(","; ",<wbr />");
@@ -49,7 +47,7 @@ page_head("h3prof: sweep"),
 ("<h1>Sweep</h1>",
  (if .headline then "<p><strong>" + (.headline | @html) + "</strong></p>"
   else empty end),
- "<p>\(.runs | length | count("run"; "runs")) reduced, \(.failed | length) failed, \($ng | count("configuration"; "configurations")).</p>",
+ "<p>\(plural(.runs | length; "run")) reduced, \(.failed | length) failed, \(plural($ng; "configuration")).</p>",
  (.scope | scope_words // empty | "<p>\(@html).</p>"),
  "<h2>Configurations</h2>",
  "<p>Fastest first: means over the runs of a configuration, ± the sample standard deviation; each configuration's runs link to their pages.</p>",

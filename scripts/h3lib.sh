@@ -252,12 +252,11 @@ h3_wait() {
 	return "$rc"
 }
 
-# h3_facts CMD...: the facts of one run (h3prof(5)), computed by the
-# filters into files in $t, given to CMD as its last arguments: cat prints
-# them (h3facts), reportjson makes the report of them (h3report).  The
-# run is in gpu and kexec (its traces, or its export twice), the filters
-# in bin, the rules of classify in rules, and extend, kernels, range, skip
-# and window are h3facts's -x, -k, -R, -s and -w.
+# h3_facts: the facts of one run (h3prof(5)), computed by the filters
+# into files in $t, on stdout: h3facts's work.  The run is in gpu and
+# kexec (its traces, or its export twice), the filters in bin, the rules
+# of classify in rules, and extend, kernels, range, skip and window are
+# h3facts's -x, -k, -R, -s and -w.
 #
 # Run through h3_wait, as a process of its own, so that a failure,
 # told on stderr, ends it and its filters alone with status 1 (the caller
@@ -601,5 +600,5 @@ h3_facts() {
 	h3_escape kexecfact "$kexec"
 	printf 'source.gpu_trace\t%s\nsource.kernel_exec_trace\t%s\n' \
 	    "$gpufact" "$kexecfact" >"$t/source.facts"
-	"$@" "$t/source.facts" "${facts[@]}"
+	cat -- "$t/source.facts" "${facts[@]}"
 }
