@@ -86,7 +86,7 @@ SCOPE_TAG ?=
 # reduced, which names the scope's directory, tag, as pipeline.mk names
 # it; or SCOPE_TAG, where the caller has checked the scope and named it.
 h3_scopetag := $(SCOPE_TAG)
-include $(reduce_dir)scope.mk
+include $(reduce_dir)mk/scope.mk
 tag := $(h3_scopetag)
 ifneq ($(SCOPE_TAG),)
 ifeq ($(RANGE)$(WINDOW),)
