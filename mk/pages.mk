@@ -1,6 +1,28 @@
 # mk/pages.mk: the pages: a run's page and the sweep's index
 # (Part of pipeline.mk, which includes it: see the map there.)
 
+# The batches of pages: h3_pagebatches names them, h3_batchids_B are
+# the runs of batch B, h3_pagesize runs, the least power of two at least
+# the square root of five times the runs (see the pages, below).  make
+# reports takes (after the sweep's list and record, which it writes
+# first) the reports of each batch, then the pages of the batch
+# before (the last batch after the summaries, which it can be drawn
+# beside), so that with -j a batch is drawn while the next is reduced:
+# make starts the jobs in the order it meets them, and comes back to a
+# target whose prerequisites were under way only once it has met all.
+h3_pagesize := $(or $(firstword $(foreach g,4:4 8:13 16:52 32:205 64:820 \
+    128:3277 256:13108,$(if $(word $(lastword $(subst :, ,$g)),$(h3_ids)),,\
+    $(firstword $(subst :, ,$g))))),512)
+# $(call h3_paging,BEFORE,IDS): the numbers of the batches of IDS, the
+# first 1 + the words of BEFORE, an x a batch before them.
+h3_paging = $(if $2,$(words x $1) $(eval h3_batchids_$(words x $1) := \
+    $(wordlist 1,$(h3_pagesize),$2))$(call h3_paging,x $1,$(wordlist \
+    $(words x $(h3_batchids_$(words x $1))),$(words $2),$2)))
+h3_pagebatches := $(if $(filter 0,$(HTML)),,$(call h3_paging,,$(h3_ids)))
+h3_paging_order := $(foreach b,$(h3_pagebatches),$(foreach \
+    i,$(h3_batchids_$b),$(h3_json_$i)) $(addprefix h3-pages-,$(filter-out \
+    0,$(words $(wordlist 2,$b,$(h3_pagebatches))))))
+
 # --- the pages -------------------------------------------------------------------
 #
 # make reports also writes, unless HTML=0 (for hosts that read no pages):
@@ -140,25 +162,3 @@ h3_quiet_index = '  INDEX   %s\n' '$(h3_index)'
 h3-stale-index: $(h3_summaries)
 	@[ ! -e '$(h3_index)' ] || [ '$(h3_index)' -nt \
 	    '$(h3_reports)/summary.json' ] || rm -f -- '$(h3_index)'
-
-# The batches of pages: h3_pagebatches names them, h3_batchids_B are
-# the runs of batch B, h3_pagesize runs, the least power of two at least
-# the square root of five times the runs (see the pages, below).  make
-# reports takes (after the sweep's list and record, which it writes
-# first) the reports of each batch, then the pages of the batch
-# before (the last batch after the summaries, which it can be drawn
-# beside), so that with -j a batch is drawn while the next is reduced:
-# make starts the jobs in the order it meets them, and comes back to a
-# target whose prerequisites were under way only once it has met all.
-h3_pagesize := $(or $(firstword $(foreach g,4:4 8:13 16:52 32:205 64:820 \
-    128:3277 256:13108,$(if $(word $(lastword $(subst :, ,$g)),$(h3_ids)),,\
-    $(firstword $(subst :, ,$g))))),512)
-# $(call h3_paging,BEFORE,IDS): the numbers of the batches of IDS, the
-# first 1 + the words of BEFORE, an x a batch before them.
-h3_paging = $(if $2,$(words x $1) $(eval h3_batchids_$(words x $1) := \
-    $(wordlist 1,$(h3_pagesize),$2))$(call h3_paging,x $1,$(wordlist \
-    $(words x $(h3_batchids_$(words x $1))),$(words $2),$2)))
-h3_pagebatches := $(if $(filter 0,$(HTML)),,$(call h3_paging,,$(h3_ids)))
-h3_paging_order := $(foreach b,$(h3_pagebatches),$(foreach \
-    i,$(h3_batchids_$b),$(h3_json_$i)) $(addprefix h3-pages-,$(filter-out \
-    0,$(words $(wordlist 2,$b,$(h3_pagebatches))))))
