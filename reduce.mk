@@ -688,6 +688,7 @@ endif
 # R/facts holds what h3facts -x prints: the facts the report is made of,
 # without the run's configuration.  R/reference.facts holds what h3facts
 # prints without -x: the facts of the reference's report (reportjson -t).
+# A scope without GPU work fails here, as its report would.
 %/facts: %/$(h)source.facts %/$(h)gpu.facts %/$(h)gaps.facts \
     %/$(h)idle.facts %/$(h)kstream.facts %/$(h)top.facts \
     %/$(h)account.facts %/$(h)device.facts
@@ -711,8 +712,10 @@ endif
 write_facts = $(file >$@)$(foreach f,$1,$(if $(file <$f),$(file \
     >>$@,$(file <$f))))
 
-# The facts of the trace that the report has beside these (nvtx, scope
-# and export facts), as prerequisites of the same runs and scopes.
+# The facts that only some runs have, named for the runs and scopes whose
+# reports take them: the NVTX ranges' (of a pair with an NVTX CSV, of an
+# export, of a scope), a window's, an export's.  The export's NVTX facts,
+# named here, are intermediate files only if said so.
 export_runs := $(foreach r,$(runs),$(if $(wildcard \
     $(subst %,$r,$(at))$(SQLITE_NAME)),$r))
 $(nvtx_runs:%=%/facts): %/facts: %/$(h)nvtx.facts
@@ -734,8 +737,10 @@ facts_warnings = $(call warnings,$(call shownname,$(if \
     $(facts_export),$(export_db),$(gpu_csv))),$(facts_export))
 
 # The reference classifies the communication kernels by the rules after
-# theirs (classify without -x); its report takes the union of the launch
-# calls and their overlap with the kernels from the time account's pass.
+# theirs (classify without -x, which replaces the categories of -x).  Its
+# union of the launch calls (api.*) and their overlap with the kernels
+# (overlap.*) are copied by make from the time account's facts, which
+# gives them of its pass.
 %/$(h)reference.gpu: %/$(h)gpu $(BIN)/classify $(RULES)
 	$(BIN)/classify -r $(RULES) -o $@ $<
 

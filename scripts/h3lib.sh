@@ -213,3 +213,93 @@ h3_wait() {
 	h3_waitpid=
 	return "$rc"
 }
+
+# The reduction of one run, as h3report and h3facts do it: the scratch
+# directory $t serves as the run's directory, and a make of reduce.mk's
+# rules makes the goals there, with the settings the functions below
+# gather in the array settings.
+
+# h3_setting NAME VALUE: add NAME=VALUE to make's command line, with each
+# $ doubled so that make keeps it.
+h3_setting() {
+	settings+=("$1=${2//\$/\$\$}")
+}
+
+# h3_link NAME PATH: link PATH into the scratch run directory as NAME, the
+# name reduce.mk's rules read.
+h3_link() {
+	case $2 in
+	/*) ln -s -- "$2" "$t/$1" ;;
+	*) ln -s -- "$PWD/$2" "$t/$1" ;;
+	esac
+}
+
+# h3_run GPU KEXEC: start the settings with the run's traces, an export
+# (GPU ends in .sqlite; KEXEC is the same) or a CSV pair, linked into the
+# run directory.  The filters are given the traces as they are named
+# (GPU_TRACE, KERNEL_TRACE, NVTX_TRACE), so that messages and the source
+# facts name them so.
+h3_run() {
+	settings=(RUNS="$t" H3PROF_BIN="$bin" H3PROF_RULES="$rules")
+	h3_setting GPU_TRACE "$1"
+	case $1 in
+	*.sqlite)
+		h3_link profile.sqlite "$1"
+		return
+		;;
+	esac
+	h3_link profile_cuda_gpu_trace.csv "$1"
+	h3_link profile_cuda_kern_exec_trace.csv "$2"
+	h3_setting KERNEL_TRACE "$2"
+	# nsys leaves an empty kernel-exec trace where it skipped it.
+	local skipped=
+	[ ! -f "$2" ] || [ -s "$2" ] || skipped=$t
+	settings+=(SKIPPED="$skipped")
+	# The NVTX trace is the nvtx_pushpop_trace CSV beside the kernel-exec
+	# trace, of the same prefix.
+	case $2 in
+	*cuda_kern_exec_trace.csv)
+		local nvtx=${2%cuda_kern_exec_trace.csv}nvtx_pushpop_trace.csv
+		if [ -f "$nvtx" ]; then
+			h3_link profile_nvtx_pushpop_trace.csv "$nvtx"
+			h3_setting NVTX_TRACE "$nvtx"
+		fi
+		;;
+	esac
+}
+
+# h3_scope: add the scope of $range [$skip] or $window (-R [-s] or -w),
+# if any, to the settings, and set made to where the products are made:
+# the run's directory, or a scope's own, scope.PROG, inside it.
+h3_scope() {
+	made=$t
+	[ -n "$range$window" ] || return 0
+	[ -z "$range" ] || h3_setting RANGE "$range"
+	[ -z "$skip" ] || h3_setting SKIP "$skip"
+	[ -z "$window" ] || h3_setting WINDOW "$window"
+	settings+=(SCOPE_TAG="scope.$prog")
+	made=$t/scope.$prog
+}
+
+# h3_reduce [GOAL...]: make the goals (by default the report and the
+# page's products) by a make of reduce.mk's rules with the settings;
+# return its status.  Its messages go to $t/msg, as this script's (the
+# rules speak as h3report), without make's own "*** [...] Error" and
+# "Deleting file" lines.
+h3_reduce() {
+	local reducemk=$h3_libdir/../reduce.mk rc=0 line
+	[ -f "$reducemk" ] || reducemk=$h3_libdir/reduce.mk
+	# The make must not take the flags of a make that runs this script.
+	unset MAKEFLAGS MFLAGS MAKELEVEL
+	h3_wait make -rs --no-print-directory -f "$reducemk" "${settings[@]}" \
+	    "$@" 2>"$t/err" || rc=$?
+	while IFS= read -r line; do
+		case $line in
+		make*': *** ['*'] Error '*) ;;
+		make*': *** Deleting file '*) ;;
+		h3report:*) printf '%s\n' "$prog:${line#h3report:}" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$t/err" >"$t/msg"
+	return "$rc"
+}
