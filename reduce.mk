@@ -444,8 +444,11 @@ facts = source gpu gaps idle kstream top account
 # of the reduction is recorded as changed.  Without RECORD_KEY, none.
 RECORD_KEY ?=
 RECORD_INPUTS ?=
+# (Each quoted as it is, which make's own reading of a command takes
+# without a shell; shword's test of each word's characters would cost a
+# run milliseconds of make's time.)
 record = $(if $(RECORD_KEY),-R $(@D)/report.inputs -k $(call \
-    quote,$(RECORD_KEY)) $(foreach f,$(RECORD_INPUTS),-i $(call shword,$f)))
+    quote,$(RECORD_KEY)) $(patsubst %,-i '%',$(subst ','\'',$(RECORD_INPUTS))))
 # $(call report,TRACE,EXPORTFACTS[,NOWORK]): the recipe of the report,
 # made last, of the facts in the products' directory, $(@D) (R, or
 # R/TAG): with it reportjson puts the page's products in place (-p), all
