@@ -201,10 +201,11 @@ message = printf '%s\n' $(call quote,$1) >&2; exit 1
 # (no process): the products get its time (reportjson -s), as h3report's
 # get that of its start, so that a trace written again while it was read
 # is newer than they are and they are made again.  The products of
-# before, and their record (RECORD_KEY), stale, go now, so that a run that fails leaves none; with
-# KEEP_OLD=yes they stay until the new ones replace them, whole, as
-# pipeline.mk has it: it removes them itself where the run fails, and a
-# summary made meanwhile (by another make of the sweep) reads them.
+# before, and their record (RECORD_KEY), stale, go now, so that a run
+# that fails leaves none; with KEEP_OLD=yes they stay until the new ones
+# replace them, whole, as pipeline.mk has it: it removes them itself
+# where the run fails, and a summary made meanwhile (by another make of
+# the sweep) reads them.
 KEEP_OLD ?=
 old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(product_dir)/%) \
     $(if $(RECORD_KEY),$(product_dir)/report.inputs)))
@@ -435,18 +436,13 @@ $(nvtx_runs:%=%/strip.tsv): %/strip.tsv: %/$(h)nvtx.facts
 $(nvtx_runs:%=%/gapbins.tsv): %/gapbins.tsv: %/$(h)nvtx.facts
 
 facts = source gpu gaps idle kstream top account
-# The record of what a run's products were made from, for a caller that
-# asks for one (pipeline.mk, for the one run it reduces): reportjson
-# writes it, report.inputs beside the report (h3prof(5), Records), right
-# after the report, of the key RECORD_KEY, the files RECORD_INPUTS (the
-# run's own and what else the caller counts: the filters, the make
-# files, the rules) and the products; an input changed since the start
-# of the reduction is recorded as changed.  Without RECORD_KEY, none.
+# With RECORD_KEY (pipeline.mk's, for one run), reportjson then writes
+# report.inputs beside the report: the record (h3prof(5)) of that key, the
+# files RECORD_INPUTS, each changed since the start recorded so, and the
+# products.  Each input is quoted as it is, which make reads without a
+# shell (shword's test of each word would cost a run milliseconds).
 RECORD_KEY ?=
 RECORD_INPUTS ?=
-# (Each quoted as it is, which make's own reading of a command takes
-# without a shell; shword's test of each word's characters would cost a
-# run milliseconds of make's time.)
 record = $(if $(RECORD_KEY),-R $(@D)/report.inputs -k $(call \
     quote,$(RECORD_KEY)) $(patsubst %,-i '%',$(subst ','\'',$(RECORD_INPUTS))))
 # $(call report,TRACE,EXPORTFACTS[,NOWORK]): the recipe of the report,
