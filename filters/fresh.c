@@ -5,7 +5,6 @@
  * See fresh(1) and h3prof(5).
  */
 #include <err.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
