@@ -8,6 +8,7 @@
 #	    [KERNEL_CSV=name] [NVTX_CSV=name] [SQLITE_NAME=profile.sqlite]
 #	    [RUN_NAME=name] [RUN_CONFIG=file] [SKIPPED='dir ...']
 #	    [HIDDEN_PREFIX=.report.] [KEEP_OLD=yes]
+#	    [RECORD_KEY=key [RECORD_INPUTS='file ...']]
 #	    [RANGE=pattern [SKIP=n] | WINDOW=start:end] [SCOPE_TAG=tag]
 #	    [GPU_TRACE=path [KERNEL_TRACE=path] [NVTX_TRACE=path]] [-j N]
 #
@@ -200,12 +201,14 @@ message = printf '%s\n' $(call quote,$1) >&2; exit 1
 # (no process): the products get its time (reportjson -s), as h3report's
 # get that of its start, so that a trace written again while it was read
 # is newer than they are and they are made again.  The products of
-# before, stale, go now, so that a run that fails leaves none; with
-# KEEP_OLD=yes they stay until the new ones replace them, whole, as
-# pipeline.mk has it: it removes them itself where the run fails, and a
-# summary made meanwhile (by another make of the sweep) reads them.
+# before, and their record (RECORD_KEY), stale, go now, so that a run
+# that fails leaves none; with KEEP_OLD=yes they stay until the new ones
+# replace them, whole, as pipeline.mk has it: it removes them itself
+# where the run fails, and a summary made meanwhile (by another make of
+# the sweep) reads them.
 KEEP_OLD ?=
-old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(product_dir)/%)))
+old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(product_dir)/%) \
+    $(if $(RECORD_KEY),$(product_dir)/report.inputs)))
 # Where the products of the start $@ go: its directory, but for the
 # start of a run a scoped make reads, whose products are not its own.
 product_dir = $(if $(tag),$(filter %/$(tag),$(@D)),$(@D))
@@ -433,6 +436,15 @@ $(nvtx_runs:%=%/strip.tsv): %/strip.tsv: %/$(h)nvtx.facts
 $(nvtx_runs:%=%/gapbins.tsv): %/gapbins.tsv: %/$(h)nvtx.facts
 
 facts = source gpu gaps idle kstream top account
+# With RECORD_KEY (pipeline.mk's, for one run), reportjson then writes
+# report.inputs beside the report: the record (h3prof(5)) of that key, the
+# files RECORD_INPUTS, each changed since the start recorded so, and the
+# products.  Each input is quoted as it is, which make reads without a
+# shell (shword's test of each word would cost a run milliseconds).
+RECORD_KEY ?=
+RECORD_INPUTS ?=
+record = $(if $(RECORD_KEY),-R $(@D)/report.inputs -k $(call \
+    quote,$(RECORD_KEY)) $(patsubst %,-i '%',$(subst ','\'',$(RECORD_INPUTS))))
 # $(call report,TRACE,EXPORTFACTS[,NOWORK]): the recipe of the report,
 # made last, of the facts in the products' directory, $(@D) (R, or
 # R/TAG): with it reportjson puts the page's products in place (-p), all
@@ -447,7 +459,7 @@ report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     <$(@D)/$(h)gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
     -r $(RULES) -s $(@D)/$(h)start -P $(h) $(pages:%=-p $(@D)/%) \
-    -o $(@D)/report.json $(facts:%=$(@D)/$(h)%.facts) \
+    -o $(@D)/report.json $(record) $(facts:%=$(@D)/$(h)%.facts) \
     $(filter $(@D)/$(h)nvtx.facts $(@D)/$(h)scope.facts,$^) \
     $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
     $(@D)/$(h)device.facts $2) $(@D)/$(h)config.facts,$(if $3,$($3),$(call \

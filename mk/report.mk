@@ -16,14 +16,14 @@ h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 # What every report depends on besides its run's files: the filters that
 # reduce.mk's rules run, read from its text (each is written $(BIN)/NAME
 # there), so that this list cannot drift from those rules; fresh, which
-# records the reports' inputs; the make files and the rules.
+# checks the reports' records; the make files and the rules.
 h3_reducemk := $(H3PROF_DIR)reduce.mk
 h3_tools := $(patsubst $$(BIN)/%,$(H3PROF_BIN)/%,$(sort $(filter \
 	$$(BIN)/%,$(file <$(h3_reducemk))))) $(H3PROF_BIN)/fresh \
 	$(h3_reducemk) $(H3PROF_RULES) $(h3_mkfiles)
 
 # One shell a run, which starts no process it need not (but a make of
-# reduce.mk's rules): the inputs are recorded once the report is made.  A
+# reduce.mk's rules, whose reportjson records the inputs).  A
 # run's page (see the pages, below), and one an older h3prof wrote beside
 # the report, go as its report is made again.  Interrupted, it keeps none
 # of the run's products, nor its report of before, which was being made
@@ -42,27 +42,21 @@ $(h3_jsons): $(h3_tools)
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
 	    [ ! -L "$$p" ] || rm -f -- "$$p"; done && \
 	    $(h3_reducing) && \
-	    $(h3_record_inputs) && \
 	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
 	    { rm -rf -- $(call h3_here,report.inputs $(h3_tables)) \
 	    $(h3_hiddenfiles); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
 
-# The record of what the report was made from, RUN/report.inputs: the
-# key, h3_in, and the identity of each input (the run's files, the
-# filters, the make files and the rules) and of each product.  An input
-# changed since the reduction began, which report.json is dated from, is
-# recorded as changed (see fresh(1)).
-h3_record_inputs = '$(H3PROF_BIN)/fresh' -k '$(h3_in)' -r '$@' $(foreach \
-    f,$(h3_reportfiles),-p '$(@D)/$f') -o \
-    '$(@D)/report.inputs' -- $(foreach f,$(h3_inputs) $(h3_tools),'$f')
-
 # A run reduced by reduce.mk's chain (h3_args are its settings): one make
 # of its rules, which execs each filter itself and puts the products in
 # place, in the run's product directory: the kernel table and the page's
 # first and the report last, each dated from the start of its reading
-# (reportjson -s), as h3report dates them.  Its files in between are
-# named by this make, h3_hidden (HIDDEN_PREFIX), so that two makes of one
+# (reportjson -s), as h3report dates them; then reportjson writes the
+# record of what they were made from, RUN/report.inputs (see fresh(1)):
+# the key, h3_in, and the identity of each input (the run's files, the
+# filters, the make files and the rules) and of each product, an input
+# changed since the reduction began recorded as changed.  Its files in
+# between are named by this make, h3_hidden (HIDDEN_PREFIX), so that two makes of one
 # run at once keep apart; make removes them once the products are made,
 # and a killed make's are litter that the next removes.  It makes every
 # step (-B): the products of before are there, and this make, not that
@@ -95,6 +89,7 @@ h3_reducing = $(eval h3_chained := yes){ [ -w '$(@D)' ] || { if [ -d \
     '$(MAKE)' -rB$(if $(h3_quiet)$(h3_silent),s) --no-print-directory -f \
     '$(h3_reducemk)' RUNS='$(h3_rundir)' HIDDEN_PREFIX=$(h3_hidden) \
     KEEP_OLD=yes H3PROF_BIN='$(H3PROF_BIN)' H3PROF_RULES='$(H3PROF_RULES)' \
+    RECORD_KEY='$(h3_in)' RECORD_INPUTS='$(h3_inputs) $(h3_tools)' \
     $(h3_args)$(if $(h3_kexec), SKIPPED="$$h3_skip") 2>"$$h3_e"); then { [ \
     ! -s "$$h3_e" ] || cat -- "$$h3_e" >&2; } && { [ ! -e \
     '$(@D)/report.err' ] && [ ! -e '$(h3_spare)' ] || rm -f -- \
