@@ -92,7 +92,7 @@ $(h3_index): $(h3_summaries) $(h3_pages) $(h3_indexpage) \
 	$(call h3_drawpages,0)
 	$(if $(h3_gonepages),$(h3_Q)rm -f -- $(foreach p,$(h3_gonepages) \
 	    $(h3_gonepages:.html=.inputs),$(call h3_quote,$p)))
-	$(h3_Q)$(eval h3_made := yes)$(call h3_trap)$(call \
+	$(h3_Q)$(eval h3_remade := yes)$(call h3_trap)$(call \
 	    h3_echo,index)$(call h3_bg,'$(h3_indexpage)' -o '$@' \
 	    '$(h3_reports)/summary.json' '$(h3_list)')
 h3_quiet_index = '  INDEX   %s\n' '$(h3_index)'
