@@ -41,7 +41,8 @@ $(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq) \
 # $(call h3_drawpages,N): the recipe line that draws the queued pages as
 # batch N, records the report each was drawn from (fresh -d writes
 # pages/NAME.inputs) and empties the queue; nothing if it is empty.
-h3_drawpages = $(if $(h3_pagequeue),$(call h3_drawlist,$(h3_tmproot)pages-$1.$(h3_pid)))
+h3_drawpages = $(if $(h3_pagequeue),$(call \
+    h3_drawlist,$(h3_tmproot)pages-$1.$(h3_pid)))
 # Make writes the batch's list, as runs.list, to file $1 as it expands the
 # line: one a signal leaves before the trap is set is in TMPDIR, the next
 # make's litter.  h3_drawn counts the batch for the PAGES line.
