@@ -682,6 +682,76 @@ scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
 	$(call report,$(scope_trace),$(scope_exportfacts),no_work)
 endif
 
+# --- The facts of a run, for h3facts ------------------------------------
+#
+# Two goals that only h3facts asks for, of a run R or of its scope R/TAG.
+# R/facts holds what h3facts -x prints: the facts the report is made of,
+# without the run's configuration.  R/reference.facts holds what h3facts
+# prints without -x: the facts of the reference's report (reportjson -t).
+# A scope without GPU work fails here, as its report would.
+%/facts: %/$(h)source.facts %/$(h)gpu.facts %/$(h)gaps.facts \
+    %/$(h)idle.facts %/$(h)kstream.facts %/$(h)top.facts \
+    %/$(h)account.facts %/$(h)device.facts
+	$(if $(call no_scope_work,$(@D)/$(h)gpu.facts),$(no_work),$(call \
+	    write_facts,$(facts:%=$(@D)/$(h)%.facts) $(filter \
+	    %/$(h)nvtx.facts %/$(h)scope.facts,$^) $(if $(call \
+	    several,$(facts_export))$(filter-out 0,$(call \
+	    graph_launches,$(facts_export))),$(@D)/$(h)device.facts \
+	    $(facts_export)))$(if $(strip $(facts_warnings)),printf '%s\n' \
+	    $(facts_warnings) >&2))
+
+%/reference.facts: %/$(h)source.facts %/$(h)reference.gpu.facts \
+    %/$(h)gaps.facts %/$(h)api.facts
+	$(if $(call no_scope_work,$(@D)/$(h)reference.gpu.facts),$(no_work),$(call \
+	    write_facts,$^))
+
+# $(call write_facts,FILES): the fact files FILES, one after another,
+# written to $@ by make itself (no process).  $(file <) takes off the
+# newline that ends each file, and $(file >>) puts it back; an empty
+# file adds nothing.
+write_facts = $(file >$@)$(foreach f,$1,$(if $(file <$f),$(file \
+    >>$@,$(file <$f))))
+
+# The facts that only some runs have, named for the runs and scopes whose
+# reports take them: the NVTX ranges' (of a pair with an NVTX CSV, of an
+# export, of a scope), a window's, an export's.  The export's NVTX facts,
+# named here, are intermediate files only if said so.
+export_runs := $(foreach r,$(runs),$(if $(wildcard \
+    $(subst %,$r,$(at))$(SQLITE_NAME)),$r))
+$(nvtx_runs:%=%/facts): %/facts: %/$(h)nvtx.facts
+$(export_runs:%=%/facts): %/facts: %/$(h)export.facts %/$(h)nvtx.facts
+.INTERMEDIATE: $(export_runs:%=%/$(h)nvtx.facts)
+$(if $(tag),$(runs:%=%/$(tag)/facts)): %/facts: %/$(h)nvtx.facts \
+    $(if $(WINDOW),%/$(h)scope.facts)
+$(if $(tag),$(scope_exports:%=%/$(tag)/facts)): %/facts: %/$(h)export.facts
+
+# $(call no_scope_work,FACTS): nonempty for a scope whose GPU facts,
+# the file FACTS, count no operations (an unscoped run's facts are
+# printed all the same).
+no_scope_work = $(if $(tag),$(if $(filter-out gpu.count 0,$(wordlist \
+    1,2,$(file <$1))),,yes))
+# The export's facts of the recipe, if any, and h3report's warnings of
+# its trace.
+facts_export = $(filter %/$(h)export.facts,$^)
+facts_warnings = $(call warnings,$(call shownname,$(if \
+    $(facts_export),$(export_db),$(gpu_csv))),$(facts_export))
+
+# The reference classifies the communication kernels by the rules after
+# theirs (classify without -x, which replaces the categories of -x).  Its
+# union of the launch calls (api.*) and their overlap with the kernels
+# (overlap.*) are copied by make from the time account's facts, which
+# gives them of its pass.
+%/$(h)reference.gpu: %/$(h)gpu $(BIN)/classify $(RULES)
+	$(BIN)/classify -r $(RULES) -o $@ $<
+
+%/$(h)reference.gpu.facts: %/$(h)reference.gpu $(BIN)/tally
+	$(BIN)/tally -p gpu. -o $@ $<
+
+api_facts := api.count api.ns overlap.count overlap.ns
+%/$(h)api.facts: %/$(h)account.facts
+	$(file >$@)$(foreach k,$(api_facts),$(file >>$@,$k$(tab)$(call \
+	    fact,$k,$<)))
+
 # What is pipeline.mk's, of the make of these rules it runs for a run:
 # the error record and the quiet terminal lines.  A failed run's error is
 # one line, its filter's or h3report's words naming the trace, but make
