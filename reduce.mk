@@ -1,90 +1,64 @@
-# reduce.mk: the reduction of a run by make (issue 19's "make runs the
-# filters"): the extended report of a run (what h3report -o report.json -k
-# kernels.tsv -p makes), its filters chained by pattern rules and started
-# by make itself, without a shell between them.
+# reduce.mk: the reduction of a run.  Each run directory of RUNS gets its
+# report.json and the tables its page is drawn from (kernels.tsv,
+# strip.tsv, gapbins.tsv), made from its traces by pattern rules that
+# chain the filters.
 #
-#	make -r -f reduce.mk RUNS='dir ...' [TRACEDIR=dir] [H3PROF_BIN=dir]
-#	    [H3PROF_RULES=file] [CSV_PREFIX=profile_] [GPU_CSV=name]
-#	    [KERNEL_CSV=name] [NVTX_CSV=name] [SQLITE_NAME=profile.sqlite]
-#	    [RUN_NAME=name] [RUN_CONFIG=file] [SKIPPED='dir ...']
-#	    [HIDDEN_PREFIX=.report.] [KEEP_OLD=yes]
-#	    [RANGE=pattern [SKIP=n] | WINDOW=start:end] [SCOPE_TAG=tag]
-#	    [GPU_TRACE=path [KERNEL_TRACE=path] [NVTX_TRACE=path]] [-j N]
+#	make -r -f reduce.mk RUNS='dir ...' [SETTING=value ...] [-j N]
 #
-# Each run directory of RUNS gets report.json, kernels.tsv, strip.tsv and
-# gapbins.tsv (h3report's, which runs these rules for it), of its
-# traces: a CSV pair, GPU_CSV and KERNEL_CSV (CSV_PREFIXcuda_gpu_trace.csv
-# and CSV_PREFIXcuda_kern_exec_trace.csv, as newer nsys names them;
-# PREFIX_gputrace.csv and PREFIX_kernexectrace.csv, as 2022.4 does), with or
-# without NVTX_CSV (CSV_PREFIXnvtx_pushpop_trace.csv; empty: none); or,
-# in its place, an nsys SQLite export, SQLITE_NAME, with NVTX ranges or
-# without.  A run may have both (make profile leaves both).  Then the
-# GPU operations and memory lines are read from the pair, so the
-# reference figures are the pair's; the launch lines, NVTX ranges,
-# devices and processes are read from the export, whose API calls that
-# launch copies and memsets (which the kernel-exec trace lacks) tell the
-# time account why the GPU waited before them.  The traces are beside
-# the products, or in TRACEDIR (for
-# one run: pipeline.mk reduces each run by a make of its own).  The run's
-# name is RUN_NAME, or the last part of its directory's path, and its
-# configuration file RUN_CONFIG (runconfig -c), if any.  dev/makerun.mk
-# runs it on run directories; pipeline.mk, for each run it reduces;
-# h3report, for the run of the traces it is given, named in GPU_TRACE,
-# KERNEL_TRACE and NVTX_TRACE (see below).
+# Callers: mk/report.mk (a make of this file for each run of a sweep),
+# scripts/h3report (one run, in a scratch directory) and dev/makerun.mk
+# (tests and benchmarks).  Users meet these rules through h3report(1) and
+# make reports (h3prof(7)); the settings are listed below.
 #
-# RANGE, SKIP and WINDOW scope the reports as in pipeline.mk (see there),
-# each run's h3report -R RANGE [-s SKIP] or -w WINDOW: the GPU work
-# launched in the NVTX ranges whose name matches the shell pattern RANGE,
-# after the first SKIP instances of each, or that starting in the window
-# START:END.  A scoped run's products go to RUN/scope.TAG/, as there;
-# SCOPE_TAG is that TAG, as a caller that has checked the scope (as
-# pipeline.mk has) names it: then neither is done again, which takes a
-# shell or two.
-#
-# How it is cut: one rule a filter, each writing its outputs with -o (or
-# -f, -B, -S, -U), which a filter puts in place whole or not at all, so
-# that no recipe needs a redirection and make execs every filter itself
-# (a recipe without shell syntax is run without /bin/sh).  tally and
-# gapstat each write two sets of facts from one pass over the GPU
-# operations.  What passes between the filters lies in hidden files of the
-# run directory, .report.NAME (or HIDDEN_PREFIX NAME: pipeline.mk gives
-# each make its own, so that two makes of one run at once keep apart):
-# they are intermediate files of the chain, which make removes once the
-# goals are made, and no pattern of runs takes them.  The pair and the
-# export have readers of their own, and the rest is shared: of two
-# pattern rules for one file make takes the first whose prerequisites are
-# there.  The few decisions made of the facts (the span of the strip, a
-# run without GPU work, several devices or processes, CUDA graph
-# launches, whether an export has NVTX ranges) are make's, from $(file <)
-# in a recipe, which make expands only once its prerequisites are made.
+# Every recipe that runs a filter is free of shell syntax, so make execs
+# the filter itself and starts no shell.  That is why each filter writes
+# its outputs with -o (or -f, -B, -S, -U) instead of a redirection, and
+# puts each output in place whole or not at all.
 .DELETE_ON_ERROR:
 .SUFFIXES:
 SHELL := /bin/sh
 export LC_ALL := C
 
-# (Not PREFIX, BIN or RULES, which the environment may hold: perf exports
-# PREFIX=/usr.)
+# The settings.  Not named PREFIX, BIN or RULES, which the environment
+# may hold (perf exports PREFIX=/usr).
 reduce_dir := $(dir $(lastword $(MAKEFILE_LIST)))
+# The filters, and the rules file of classify.
 H3PROF_BIN ?= $(reduce_dir)build/bin
 H3PROF_RULES ?= $(reduce_dir)rules/h3.rules
+# A run's trace files: a CSV pair (nsys 2022.4 names them
+# PREFIX_gputrace.csv and PREFIX_kernexectrace.csv), with an NVTX CSV or
+# without (NVTX_CSV empty: none); or an nsys SQLite export.
 CSV_PREFIX ?= profile_
 GPU_CSV ?= $(CSV_PREFIX)cuda_gpu_trace.csv
 KERNEL_CSV ?= $(CSV_PREFIX)cuda_kern_exec_trace.csv
 NVTX_CSV ?= $(CSV_PREFIX)nvtx_pushpop_trace.csv
 SQLITE_NAME ?= profile.sqlite
+# The directory of the traces of a single run, if not the run directory.
 TRACEDIR ?=
+# The run's name (default: the last part of its directory's physical
+# path) and its configuration file for runconfig -c, if any.
 RUN_NAME ?=
 RUN_CONFIG ?=
 BIN := $(H3PROF_BIN)
 RULES := $(H3PROF_RULES)
+# The run directories.
 RUNS ?=
+# How the names of the files passed between the filters start; a sweep
+# gives each make its own, so that two makes of one run keep apart.
 HIDDEN_PREFIX ?= .report.
+# The name of the scope's directory, from a caller that has already
+# checked the scope, which saves a shell or two.
 SCOPE_TAG ?=
+# yes: keep the products of before until the new ones replace them (a
+# sweep removes them itself when the run fails).
+KEEP_OLD ?=
+# Also: GPU_TRACE, KERNEL_TRACE, NVTX_TRACE (traces given by any path, for
+# one run: h3report links them into the run directory under the names
+# above); SKIPPED (runs whose kernel-exec trace is empty); RANGE [SKIP] or
+# WINDOW (the scope).
 
-# --- The scope: RANGE [SKIP] or WINDOW, as pipeline.mk takes them -------
-# Checked by scope.mk, as pipeline.mk checks them, before any run is
-# reduced, which names the scope's directory, tag, as pipeline.mk names
-# it; or SCOPE_TAG, where the caller has checked the scope and named it.
+# The scope, RANGE [SKIP] or WINDOW, checked by mk/scope.mk, which names
+# the directory of a scoped run's products, RUN/tag.
 h3_scopetag := $(SCOPE_TAG)
 include $(reduce_dir)mk/scope.mk
 tag := $(h3_scopetag)
@@ -95,8 +69,8 @@ $(error SCOPE_TAG=$(SCOPE_TAG) without RANGE or WINDOW: it names a scope's \
 endif
 endif
 
-# The hidden files' prefix, h in the rules: a name's start, of letters,
-# digits and ._- (the recipes carry it unquoted), as SCOPE_TAG is.
+# The hidden files' prefix, and the characters allowed in it and in
+# SCOPE_TAG: the recipes carry them unquoted.
 h := $(HIDDEN_PREFIX)
 namechars := a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F \
     G H I J K L M N O P Q R S T U V W X Y Z $(h3_digits) . _ -
@@ -107,19 +81,19 @@ namelike = $(if $(call h3_without,$(namechars),$($1))$(filter-out \
 $(call namelike,HIDDEN_PREFIX)
 $(if $(SCOPE_TAG),$(call namelike,SCOPE_TAG))
 
-# Where a run's traces are: as a prerequisite, at, the run directory's
-# pattern (beside the products) or TRACEDIR; in a recipe, traces.
+# Where a run's traces are: at in a prerequisite (the run directory's
+# pattern, or TRACEDIR), traces in a recipe.
 at := $(if $(TRACEDIR),$(patsubst %/,%,$(TRACEDIR))/,%/)
 traces = $(subst %,$*,$(at))
 
-# A run's report and the page's products, each a goal of its own: named
-# by a goal, none is an intermediate file that make would remove.
+# The goals: each run's products, named so that none is an intermediate
+# file that make would remove.
 products := report.json kernels.tsv strip.tsv gapbins.tsv
 runs := $(patsubst %/,%,$(RUNS))
 all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
 .PHONY: all
-# A rule's other outputs, and the ranges, which two rules of the chain
-# take, make keeps: named here, they are removed with the rest.
+# Files that a rule makes besides its target, or that two rules read:
+# intermediate, so that make removes them with the rest.
 .INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/$(h),memory \
     device.facts ops export.facts ranges gpu.facts kstream.facts gaps.facts \
     idle.facts))
@@ -128,21 +102,27 @@ empty :=
 tab := $(empty)	$(empty)
 , := ,
 space := $(empty) $(empty)
+# A newline, to tell a path that holds one.
+define nl
 
-# The filters' messages name the trace that a hidden file was made of,
-# not the hidden file, which is gone once the run is made: make puts in
-# each filter's environment (no process) H3PROF_SOURCES, NAME<tab>TRACE
-# pairs (filters/lib's source_name), of the run of the recipe, R (of the
-# stem R, or R/TAG), its pair's traces or else its export, each as the
-# caller named it where it did (GPU_TRACE, KERNEL_TRACE, NVTX_TRACE).
-source_dir = $(subst %,$(if $(tag),$(patsubst %/$(tag),%,$*),$*),$(at))
-# $(call source,NAME,GIVEN): the run's trace NAME of a pair (GIVEN, if
-# given), or its export.
+
+endef
+# $(call quote,TEXT): TEXT quoted for the shell.
+quote = '$(subst ','\'',$1)'
+
+# H3PROF_SOURCES, in each filter's environment (filters/lib's
+# source_name): NAME<tab>TRACE pairs, so that a filter's message names
+# the trace a hidden file was read from, not the hidden file.
+# run_dir: the run of the stem, R for a stem R or R/TAG.
+run_dir = $(if $(tag),$(patsubst %/$(tag),%,$*),$*)
+source_dir = $(subst %,$(run_dir),$(at))
+# $(call source,NAME,GIVEN): the trace NAME of a pair (GIVEN, the path the
+# caller named, if any), or else the export.
 source = $(if $(wildcard $(source_dir)$(GPU_CSV)),$(or $2,$(call \
     shown,$(source_dir)$1)),$(or $(GPU_TRACE),$(call \
     shown,$(source_dir)$(SQLITE_NAME))))
-# $(call sources,NAMES,TRACE): NAME<tab>TRACE<tab> for each hidden file
-# of NAMES (one space apart), which TRACE may hold spaces.
+# $(call sources,NAMES,TRACE): NAME<tab>TRACE<tab> for each hidden file of
+# NAMES; TRACE may hold spaces.
 sources = $(h)$(subst $(space),$(tab)$2$(tab)$(h),$1)$(tab)$2$(tab)
 export H3PROF_SOURCES = $(call sources,raw ops memory gpu bystart \
     idlein,$(call source,$(GPU_CSV),$(GPU_TRACE)))$(call \
@@ -152,32 +132,22 @@ export H3PROF_SOURCES = $(call sources,raw ops memory gpu bystart \
 
 # $(call fact,KEY,FILE): the value of KEY in the fact file FILE (one word).
 fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
-# $(call devices,FILE): how many devices account's -d facts in FILE name
+# $(call devices,FILE): how many devices account -d's facts in FILE name
 # (keys device.ID.count, an ID without a dot).
 devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
     $(if $(findstring .,$(k:device.%.count=%)),,$k)))
 
-# A run's traces, named as the report and the messages name them: in the
-# run's directory (or TRACEDIR) by the rules' names; or, for one run, as
-# the caller was given them (h3report), GPU_TRACE (a GPU trace CSV, or an
-# export), KERNEL_TRACE and NVTX_TRACE, which may be any path: the run's
-# directory then holds links of the rules' names to them, for make's
-# prerequisites.  (The caller doubles each $ in these paths, because make
-# expands a value given on its command line.)
+# A run's traces as the products and messages name them: by the names
+# above, or as the caller named them (a caller doubles each $ in them,
+# since make expands its command line).
 gpu_csv = $(or $(GPU_TRACE),$(traces)$(GPU_CSV))
 kexec_csv = $(or $(KERNEL_TRACE),$(traces)$(KERNEL_CSV))
 export_db = $(or $(GPU_TRACE),$(traces)$(SQLITE_NAME))
 nvtx_csv = $(or $(NVTX_TRACE),$(traces)$(NVTX_CSV))
-# A newline, to tell a path that holds one.
-define nl
-
-
-endef
-# $(call shword,TEXT,VAR): TEXT, the value of the setting VAR, as one
-# word of a recipe's command: as it is where it needs no quoting (then
-# make execs the filter without a shell), else quoted for the shell; one
-# with a newline, which would split the recipe, as the shell's "$VAR", of
-# the setting exported.
+# $(call shword,TEXT,VAR): TEXT, the value of the setting VAR, as one word
+# of a command: bare where it needs no quoting (so make still execs the
+# filter without a shell), else quoted; one holding a newline, which would
+# split the recipe, as "$VAR" of the exported setting.
 wordchars := $(namechars) / + , = @ :
 shword = $(if $(findstring $(nl),$1),"$$$2",$(if $(call \
     h3_without,$(wordchars),$1),$(call quote,$1),$1))
@@ -196,154 +166,150 @@ nvtx_arg = $(call shword,$(nvtx_csv),NVTX_TRACE)
 # $(call message,TEXT): the recipe that says TEXT on stderr and fails.
 message = printf '%s\n' $(call quote,$1) >&2; exit 1
 
-# The start of a run's reduction, made before its readers by make itself
-# (no process): the products get its time (reportjson -s), as h3report's
-# get that of its start, so that a trace written again while it was read
-# is newer than they are and they are made again.  The products of
-# before, stale, go now, so that a run that fails leaves none; with
-# KEEP_OLD=yes they stay until the new ones replace them, whole, as
-# pipeline.mk has it: it removes them itself where the run fails, and a
-# summary made meanwhile (by another make of the sweep) reads them.
-KEEP_OLD ?=
+# The stamp of a run's start, written by make itself (no process) before
+# any trace is read.  reportjson -s gives the products its time, so that
+# a trace rewritten while it was read is newer than they are.  The
+# products of before go now, so that a failed run leaves none, unless
+# KEEP_OLD.
 old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(product_dir)/%)))
-# Where the products of the start $@ go: its directory, but for the
-# start of a run a scoped make reads, whose products are not its own.
+# The products' directory of the stamp $@: not the run's own in a scoped
+# make, which reads the run's stamp but makes the scope's products.
 product_dir = $(if $(tag),$(filter %/$(tag),$(@D)),$(@D))
 start = $(file >$@)$(if $(old_products),rm -f -- $(old_products))
 %/$(h)start:
 	$(start)
 
-# The hidden files of a run that a make killed (kill -9) left, its stamp
-# among them, which make writes first, go before this make looks at the
-# run: make would keep those it found there, and an old stamp would date
-# the products from then.  Looked for outside make's cache of the
-# directories (realpath, and a glob of the shell), which would otherwise
-# hold them.  Only then is a shell started; not under -n or -q.
+# The hidden files a killed make left, its stamp among them, go before
+# make looks at the run: make would keep them, and an old stamp would
+# date the new products.  Found outside make's directory cache (realpath)
+# and removed by one shell, only when there are some; not under -n or -q.
 flags := $(firstword -$(MAKEFLAGS))
-quote = '$(subst ','\'',$1)'
 ifeq ($(findstring n,$(flags))$(findstring q,$(flags)),)
 left := $(dir $(realpath $(addsuffix /$(h)start,$(runs) \
     $(if $(tag),$(runs:%=%/$(tag))))))
 cleaned := $(if $(left),$(shell rm -f -- $(foreach d,$(left),$(call \
     quote,$d)$(h)*)))
 endif
-# The page's products, which the filters write under hidden names and the
-# report puts in place with it, and the stamp, are intermediate files.
+# The page's tables, which the filters write under hidden names and
+# reportjson -p puts in place with the report; they and the stamp are
+# intermediate.
 pages := kernels.tsv strip.tsv gapbins.tsv
 .INTERMEDIATE: $(foreach r,$(runs) $(if $(tag),$(runs:%=%/$(tag))),\
     $(addprefix $r/$(h),start $(pages)))
 
-# The readers: each trace read once (the export's launch lines first,
-# where a run holds both), its lines written in start order,
-# sorted where the trace is not (-s).  The launch lines of the kernel-exec
-# trace, in place of its launch API intervals (-L), whose facts the
-# account gives; the GPU operations with the memory lines of the copies,
-# kernels classified.  Each reader of a run waits for its first (|
-# .report.raw of a pair, .report.export.facts of an export), which says
-# so where the trace is broken: a failed run tells its error once, even
+# The readers: each trace is read once, its lines written in start order
+# (-s sorts a CSV that is not).  The export and the pair have readers of
+# their own and share the rest: of two pattern rules for one file, make
+# takes the first whose prerequisites exist.  Every other reader of a run
+# waits (|) for its first, .report.export.facts of an export or
+# .report.raw of a pair, so that a broken trace is reported once, even
 # under -j -k.
-#
-# The readers of an export, to the same lines.  Its CUDA graph launches
-# (--cuda-graph-trace=graph), which no kernel table holds, count as GPU
-# operations of kind other, merged in by start, as h3facts counts them:
-# exportinfo -g -i, one pass, no shell.  Without any, the operations are
-# those read, under a second name (a hard link, no copy).
+
+# An export's launch calls (-L: the launch lines, in place of the launch
+# API intervals).  Listed first: a run with both an export and a pair
+# takes them from the export, whose API calls that launch copies and
+# memsets (which the kernel-exec CSV lacks) tell the account why the GPU
+# waited.
 %/$(h)launchlines: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
     %/$(h)start | %/$(h)export.facts
 	$(BIN)/sqlite2intervals -b -t launch -L -o $@ -- $(export_arg)
 
+# An export's GPU operations and the memory lines of its copies.
 %/$(h)ops %/$(h)memory: $(at)$(SQLITE_NAME) $(BIN)/sqlite2intervals \
     %/$(h)start | %/$(h)export.facts
 	$(BIN)/sqlite2intervals -t gpu -m $*/$(h)memory -o $*/$(h)ops \
 	    -- $(export_arg)
 
+# An export's devices, processes, graph launches and NVTX table.
 %/$(h)export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
     %/$(h)start
 	$(BIN)/exportinfo -o $@ -- $(export_arg)
 
-# The readers of a pair.
+# A pair's launch lines, of its kernel-exec CSV.
 %/$(h)launchlines: $(at)$(KERNEL_CSV) $(BIN)/csv2intervals %/$(h)start \
     | %/$(h)raw
 	$(BIN)/csv2intervals -b -s -L -o $@ -- $(kexec_arg)
 
+# A pair's GPU operations and memory lines, of its GPU trace CSV.
 %/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) $(BIN)/csv2intervals %/$(h)start
 	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw \
 	    -- $(gpu_arg)
 
-# The export's operations, where the pair's are not (a rule after the
-# pair's: its prerequisite, named .INTERMEDIATE, would win it otherwise).
+# An export's operations, where there is no pair (after the pair's rule,
+# which its intermediate prerequisite would otherwise lose to).  CUDA
+# graph launches (--cuda-graph-trace=graph), which no kernel table holds,
+# are merged in by start as operations of kind other, as h3facts counts
+# them (exportinfo -g -i, no shell); without any, a hard link, no copy.
 has_graphs = $(call fact,graphs.launches,$*/$(h)export.facts)
 with_graphs = $(BIN)/exportinfo -g -i $< -o $@ -- $(export_arg)
 %/$(h)raw: %/$(h)ops %/$(h)export.facts $(BIN)/exportinfo
 	$(if $(has_graphs),$(with_graphs),ln -f -- $< $@)
 
+# The GPU operations, kernels classified.
 %/$(h)gpu: %/$(h)raw $(BIN)/classify $(RULES)
 	$(BIN)/classify -x -r $(RULES) -o $@ $<
 
-# The filters of the GPU operations.  gapstat, account and timeline need
-# them sorted by start, as the readers write them.  The counts of all
-# operations and, from the same pass (-S), of the kernels by stream.
+# The counts of all operations and, from the same pass (-S), of the
+# kernels by stream.
 %/$(h)gpu.facts %/$(h)kstream.facts: %/$(h)gpu $(BIN)/tally
 	$(BIN)/tally -p gpu. -o $*/$(h)gpu.facts -P kstream. \
 	    -S $*/$(h)kstream.facts $<
 
-# The launch gaps of the kernels and, from the same pass (-U), the idle
-# facts and the idle gaps' bins of the page.
+# The kernels' launch gaps and, from the same pass (-U), the idle facts
+# and the page's bins of the idle gaps.
 %/$(h)gaps.facts %/$(h)idle.facts %/$(h)gapbins.tsv: %/$(h)gpu \
     $(BIN)/gapstat
 	$(BIN)/gapstat -k kernel -p gaps. -o $*/$(h)gaps.facts -P idle. \
 	    -U $*/$(h)idle.facts -B $*/$(h)gapbins.tsv $<
 
-# The kernel table of every kernel and the top.* facts, its first ten rows.
+# The table of every kernel, and the top.* facts of its first ten rows.
 %/$(h)top.facts %/$(h)kernels.tsv: %/$(h)gpu $(BIN)/topkernels
 	$(BIN)/topkernels -p top. -f $*/$(h)top.facts \
 	    -o $*/$(h)kernels.tsv $<
 
-# The time account, with the figures of merge -t, intersect -t and devstat
-# of the same pass.
+# The time account, with the device facts from the same pass.
 %/$(h)account.facts %/$(h)device.facts: %/$(h)gpu \
     %/$(h)launchlines %/$(h)memory $(BIN)/account $(RULES)
 	$(BIN)/account -p account. -r $(RULES) -l $*/$(h)launchlines \
 	    -a api. -i overlap. -u kunion. -d $*/$(h)device.facts \
 	    -m $*/$(h)memory -f $*/$(h)account.facts -- $<
 
-# The timeline strip of the kernels across the span, as wide as the page.
+# The page's timeline strip of the kernels across the span.
 %/$(h)strip.tsv: %/$(h)gpu %/$(h)gpu.facts $(BIN)/timeline
 	$(BIN)/timeline -H -w 960 \
 	    -l $(or $(call fact,gpu.span_ns,$*/$(h)gpu.facts),0) \
 	    -o $@ -- $<
 
-# The run's name: RUN_NAME, or the last part of its directory's physical
-# path; its configuration file, RUN_CONFIG, if any.  (Each quoted where
-# it must be, for the shell that make then runs the recipe with.)
-run_name = $(or $(RUN_NAME),$(notdir $(realpath $*)))
+# The run's name and configuration (a scope's are its run's), each quoted
+# only where it must be.
+run_name = $(or $(RUN_NAME),$(notdir $(realpath $(run_dir))))
 %/$(h)config.facts: $(BIN)/runconfig %/$(h)start
 	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(call \
 	    shword,$(RUN_CONFIG),RUN_CONFIG) )-o $@ -- $(call \
 	    shword,$(run_name),RUN_NAME)
 
-# The traces as given, written by make itself (no process), escaped as
-# fact values.  An export is both traces.  (A path that starts with - is
-# given as ./-, which is no option, and told as it is.)
+# $(call shown,PATH): a trace's path as a fact's value; one the caller
+# gave as ./-NAME, so that it is no option, shown as -NAME.
 shown = $(call factvalue,$(if $(filter ./-%,$(firstword $1)),$(patsubst \
     ./-%,-%,$1),$1))
+# The traces' paths, written by make itself; an export is both traces.
 %/$(h)source.facts: $(at)$(GPU_CSV) $(at)$(KERNEL_CSV) %/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(kexec_csv)))
 
 %/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call shown,$(export_db)))$(file >>$@,source.kernel_exec_trace$(tab)$(call shown,$(export_db)))
 
-# What the report of $* says beyond the facts, of its device facts and
-# $(call ...,EXPORTFACTS), the export's (none of a pair): the devices, the
-# processes doing GPU work (0 unless an export says), the CUDA graph
-# launches and those of them whose kernels the trace lacks.
+# What the report says beyond the facts, of the device facts and
+# $(call ...,EXPORTFACTS) (none for a pair): the devices, the processes
+# doing GPU work (0 unless an export says), the CUDA graph launches and
+# how many of them show none of their kernels.
 ndevices = $(call devices,$(@D)/$(h)device.facts)
 nprocesses = $(or $(if $1,$(call fact,processes,$1)),0)
 graph_launches = $(or $(if $1,$(call fact,graphs.launches,$1)),0)
 graphs_hidden = $(or $(if $1,$(call fact,graphs.hidden,$1)),0)
 # Nonempty for a trace of several devices or processes.
 several = $(filter-out 0 1,$(ndevices) $(call nprocesses,$1))
-# $(call warnings,TRACE,EXPORTFACTS): h3report's warnings of the trace
+# $(call warnings,TRACE,EXPORTFACTS): h3report's warnings about the trace
 # (as a message shows it), each a quoted word for printf.
 warnings = $(if $(filter-out 0,$(call graphs_hidden,$2)),$(call \
     quote,h3report: $1: $(call graphs_hidden,$2) of $(call \
@@ -355,14 +321,11 @@ warnings = $(if $(filter-out 0,$(call graphs_hidden,$2)),$(call \
     processes in one trace: its figures sum them; see devices in the \
     report))
 
-# Which runs take the rules below is decided when make reads the runs.
+# The runs whose kernel-exec CSV is empty (0 bytes): nsys leaves it so for
+# a run without kernels.  Make cannot see a file's size, so one find names
+# them for all runs, unless the caller names them in SKIPPED (a sweep,
+# whose shell tests the size without a process).
 kexec_of = $(1:%=$(at)$(KERNEL_CSV))
-# A kernel-exec trace file of 0 bytes, as nsys leaves one it skipped for a
-# run without kernels: make cannot see a file's size, so one find names
-# those of all the runs at once (exec'd by make itself where the paths
-# need no quoting, as a recipe is).
-# (A caller that has seen the sizes names those runs in SKIPPED, and no
-# find is run: pipeline.mk, whose shell tests a size without a process.)
 ifeq ($(origin SKIPPED),command line)
 skipped := $(SKIPPED)
 else
@@ -372,18 +335,16 @@ empty_kexecs := $(if $(kexec_files),$(shell find -L $(kexec_files) \
 skipped := $(foreach r,$(runs),\
     $(if $(filter $(abspath $(call kexec_of,$r)),$(empty_kexecs)),$r))
 endif
-# NVTX ranges: an nvtx_pushpop_trace CSV beside the kernel-exec trace, but
-# for an empty one, which launched nothing.
+# The runs with an NVTX CSV, which an empty kernel-exec CSV cannot use.
 nvtx_runs := $(if $(NVTX_CSV),$(filter-out $(skipped),$(foreach r,$(runs),\
     $(if $(wildcard $(subst %,$r,$(at))$(NVTX_CSV)),$r))))
 .INTERMEDIATE: $(nvtx_runs:%=%/$(h)nvtx.facts) \
     $(foreach r,$(skipped),$(addprefix $r/$(h),kernels.facts \
     launchlines gpu))
 
-# An empty kernel-exec trace has no launches, and its run no kernels: a
-# GPU trace with kernels beside it is a failed export, and the run fails
-# before its GPU operations are classified, so that none of its products
-# is made.
+# An empty kernel-exec CSV has no launches.  Beside a GPU trace that has
+# kernels it is a failed export: the run fails before its operations are
+# classified, so that none of its products is made.
 %/$(h)kernels.facts: %/$(h)raw $(BIN)/tally
 	$(BIN)/tally -k kernel -p kernels. -o $@ $<
 
@@ -396,12 +357,8 @@ $(skipped:%=%/$(h)launchlines): %/$(h)launchlines: $(at)$(KERNEL_CSV) \
 	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file <$*/$(h)kernels.facts))),$(call message,$(failed_export)),$(file >$@))
 $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 
-# The NVTX facts: the ranges, of the pair's NVTX CSV or of the export
-# (none where it has no NVTX table, or an empty one); the launches of the
-# kernel-exec trace read again for their threads (which the launch API
-# intervals do not carry), only where there are ranges, as h3facts reads
-# them; and inrange's join of the two, empty without ranges, which the
-# report takes as none.
+# The NVTX ranges, of the export (empty if it has no NVTX table) or of the
+# pair's NVTX CSV.
 %/$(h)ranges: $(at)$(SQLITE_NAME) $(BIN)/nvtxranges %/$(h)start \
     | %/$(h)export.facts
 	$(BIN)/nvtxranges -o $@ -- $(export_arg)
@@ -411,6 +368,8 @@ ifneq ($(NVTX_CSV),)
 	$(BIN)/nvtxranges -o $@ -- $(nvtx_arg)
 endif
 
+# The launches read again with their threads, which the launch lines do
+# not carry, only where there are ranges, as h3facts reads them.
 # $(call launches,TRACE): the recipe of the launches of TRACE.
 launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
     >$@))
@@ -420,29 +379,28 @@ launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
 %/$(h)launches: %/$(h)ranges $(at)$(KERNEL_CSV) $(BIN)/nvtxranges
 	$(call launches,$(kexec_arg))
 
+# The NVTX facts, inrange's join of ranges and launches; empty, which the
+# report takes as none, without ranges.
 %/$(h)nvtx.facts: %/$(h)ranges %/$(h)launches $(BIN)/inrange \
     $(RULES)
 	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/$(h)launches
 
-# Of each of the four products, which one rule makes: the one make takes
-# first gives the recipe its prerequisites ($^).  (A line each, not an
-# $(eval), which would read the = of a run's name as an assignment.)
-$(nvtx_runs:%=%/report.json): %/report.json: %/$(h)nvtx.facts
-$(nvtx_runs:%=%/kernels.tsv): %/kernels.tsv: %/$(h)nvtx.facts
-$(nvtx_runs:%=%/strip.tsv): %/strip.tsv: %/$(h)nvtx.facts
-$(nvtx_runs:%=%/gapbins.tsv): %/gapbins.tsv: %/$(h)nvtx.facts
+# $(call prerequisite,RUNS,FILE,DIR): each product of each run of RUNS
+# (in DIR under the run, if given) also depends on the hidden FILE beside
+# it, so that the report's recipe finds it in $^ whichever product make
+# takes first.  (Escaped: a run's name may hold an =.)
+prerequisite = $(foreach p,$(products),$(eval $$($1:%=%$3/$p): %/$p: \
+    %/$$(h)$2))
+$(call prerequisite,nvtx_runs,nvtx.facts)
 
 facts = source gpu gaps idle kstream top account
-# $(call report,TRACE,EXPORTFACTS[,NOWORK]): the recipe of the report,
-# made last, of the facts in the products' directory, $(@D) (R, or
-# R/TAG): with it reportjson puts the page's products in place (-p), all
-# with the time of the start (-s), the report last, which says that all
-# are done; a run that fails before leaves none of them.  A run without
-# GPU operations has no span to report (the recipe of the variable
-# named NOWORK says so, if given), and a trace of several devices or
-# processes, or of graph launches, says so: only then does the recipe
-# need a shell.  The device facts (and the export's) are in the report
-# where they tell something: several devices or processes, or graphs.
+# $(call report,TRACE,EXPORTFACTS[,NOWORK]): the recipe of the report, of
+# the facts in the products' directory, $(@D) (R, or R/TAG).  reportjson
+# puts the page's tables in place (-p), all dated from the start (-s),
+# the report last.  A run without GPU operations fails (with the recipe
+# of the variable NOWORK, if given).  Only a trace of several devices or
+# processes, or of graph launches, needs a shell, to warn; only then are
+# the device and export facts part of the report.
 report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     <$(@D)/$(h)gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
@@ -453,8 +411,9 @@ report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     $(@D)/$(h)device.facts $2) $(@D)/$(h)config.facts,$(if $3,$($3),$(call \
     message,h3report: $1: no GPU operations in the trace)))
 
-# The report and the page's products: one rule of four targets, so that
-# make, interrupted while it runs, removes all that it put in place.
+# The report and the page's tables: one rule of four targets, so that an
+# interrupted make removes all it put in place.  An export's first, then
+# a pair's.
 report_facts = %/$(h)source.facts %/$(h)gpu.facts \
     %/$(h)gaps.facts %/$(h)idle.facts %/$(h)kstream.facts \
     %/$(h)top.facts %/$(h)account.facts %/$(h)device.facts \
@@ -468,25 +427,14 @@ report_facts = %/$(h)source.facts %/$(h)gpu.facts \
     $(at)$(GPU_CSV) $(report_facts)
 	$(call report,$(call shownname,$(gpu_csv)))
 
-# --- The rules of a scope ----------------------------------------------
-#
-# A scoped run R is reduced in R/TAG, as h3report -R or -w reduces it.
-# Its files in R/TAG are named as a run's are in R, so that the rules
-# above make the facts that do not depend on the scope (their stem is
-# R/TAG; these rules' stem is R, and make prefers the rule of the shorter
-# stem).  WINDOW takes the run's GPU operations that start in the window,
-# with their memory lines and launch lines, of R's files (inwindow): all
-# else is as for the run.  RANGE takes the GPU work of the launch lines
-# launched in the ranges (inrange -l), an export's copies and memsets
-# among them (a CSV pair's kernel-exec trace has kernels only): the
-# operations are classified in launch order (classify -l), as tally and
-# topkernels read them (their figures are in first-seen order), and
-# again sorted by start (classify -s) for the filters that need that
-# order.  No memory lines and no CUDA graph launches merged in: those
-# are of the whole trace, not of a scope of ranges.
+# --- A scope: the rules of a scoped make ---------------------------------
+# A scoped run R is reduced in R/TAG, its files there named as a run's are
+# in R.  The rules above make those that do not depend on the scope (stem
+# R/TAG); the rules below (stem R) make the rest, as make prefers the rule
+# of the shorter stem.
 ifneq ($(tag),)
 scopes := $(runs:%=%/$(tag))
-# The scope's directory (of the stem R).
+# The scope's directory, of the stem R.
 sd = $*/$(tag)
 .INTERMEDIATE: $(foreach s,$(scopes),$(addprefix $s/$(h),ranges \
     launches selected outside gpu memory launchlines bystart idlein \
@@ -497,15 +445,13 @@ sd = $*/$(tag)
 $(scopes):
 	mkdir -p -- $@
 
-%/$(tag)/$(h)start: | %/$(tag)
-	$(start)
+# The scope's stamp, by the run's rule, once its directory is there.
+$(scopes:%=%/$(h)start): %/$(h)start: | %
 
-# The ranges: of the NVTX CSV beside the pair's kernel-exec trace, else
-# of the export; the pair without one, or of an empty kernel-exec trace,
-# which launched nothing, has none, which RANGE cannot scope by.  Ranges
-# and launches are sorted by start where a CSV is not (-s), as the
-# readers above sort theirs: a run out of order is scoped as the run in
-# order.
+# The ranges, of the NVTX CSV beside the kernel-exec CSV or of the export,
+# sorted by start (-s) as the readers sort theirs.  A pair without an NVTX
+# CSV, or with an empty kernel-exec CSV, has none, which RANGE cannot
+# scope by.
 no_ranges = $(if $(RANGE),$(call message,h3report: $(call \
     shownname,$(kexec_csv)): no NVTX ranges to scope by -R (an export$(,) \
     or an nvtx_pushpop_trace CSV beside the kernel-exec trace$(,) holds \
@@ -527,8 +473,8 @@ $(skipped:%=%/$(tag)/$(h)ranges): %/$(tag)/$(h)ranges: \
     $(at)$(KERNEL_CSV) %/$(tag)/$(h)start
 	$(no_ranges)
 
-# The launches, read once the ranges are: RANGE fails where there are
-# none, before they are read, as h3report fails.
+# The launches, read once the ranges are: RANGE without ranges fails
+# before they are read, as h3report fails.
 # $(call scope_launches,TRACE,NVTX): the recipe of the launches of TRACE
 # (as the filter is given it), its ranges of NVTX (as a message shows it).
 scope_launches = $(if $(file <$<),$(BIN)/nvtxranges -s -t launch -o $@ -- \
@@ -546,43 +492,50 @@ $(skipped:%=%/$(tag)/$(h)launches): %/$(tag)/$(h)launches: \
     %/$(tag)/$(h)ranges
 	$(file >$@)
 
-# The work of the scope, and with RANGE the holes between its parts,
-# which idle gaps must not span.
 ifneq ($(RANGE),)
+# RANGE: the GPU work launched in the matching ranges (inrange -l), an
+# export's copies and memsets too (a kernel-exec CSV has kernels only),
+# and the holes between the ranges, which idle gaps must not span.  No
+# memory lines or graph launches: those are of the whole trace.
 %/$(tag)/$(h)selected %/$(tag)/$(h)outside: %/$(tag)/$(h)ranges \
     %/$(tag)/$(h)launches $(BIN)/inrange $(RULES)
 	$(BIN)/inrange -l -m '$(RANGE)' -s $(or $(SKIP),0) -r $(RULES) \
 	    -g $(sd)/$(h)outside -o $(sd)/$(h)selected -- \
 	    $(sd)/$(h)ranges $(sd)/$(h)launches
 
+# The error of a scope of no work.
 no_work = printf "h3report: no GPU work launched in the NVTX ranges \
     matching '%s'%s\n" '$(RANGE)' '$(if $(SKIP), after the first $(SKIP))' \
     >&2; exit 1
 
-# Its operations, kernels classified, in launch order.
+# The scope's operations, classified in launch order (-l), the order in
+# which tally and topkernels count them (their figures are first seen
+# first).
 %/$(tag)/$(h)gpu: %/$(tag)/$(h)selected $(BIN)/classify $(RULES)
 	$(BIN)/classify -l -x -r $(RULES) -o $@ -- $<
 
-# In start order; and a scope of no work fails the run here, before any
-# product is made (the kernel table waits for it).
+# The same in start order, for the filters that need it; a scope of no
+# work fails here, before any product is made.
 %/$(tag)/$(h)bystart: %/$(tag)/$(h)gpu %/$(tag)/$(h)gpu.facts \
     $(BIN)/classify $(RULES)
 	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
 	    <$(sd)/$(h)gpu.facts))),$(BIN)/classify -s -x -r $(RULES) \
 	    -o $@ -- $<,$(no_work))
 
+# The kernel table waits for that check.
 $(scopes:%=%/$(h)kernels.tsv): %/$(h)kernels.tsv: %/$(h)bystart
 
-# The filters that need the work in start order.  Idle in a scope of
-# ranges is idle inside it: the holes between its parts, merged in
-# (classify -s of the two), go with the work.
+# The kernels' launch gaps.
 %/$(tag)/$(h)gaps.facts: %/$(tag)/$(h)bystart $(BIN)/gapstat
 	$(BIN)/gapstat -k kernel -p gaps. -o $@ $<
 
+# The work with the holes merged in: idle in a scope of ranges is idle
+# inside them.
 %/$(tag)/$(h)idlein: %/$(tag)/$(h)bystart %/$(tag)/$(h)outside \
     $(BIN)/classify $(RULES)
 	$(BIN)/classify -s -x -r $(RULES) -o $@ -- $< $(sd)/$(h)outside
 
+# The idle facts and the page's bins of the idle gaps.
 %/$(tag)/$(h)idle.facts %/$(tag)/$(h)gapbins.tsv: %/$(tag)/$(h)idlein \
     $(BIN)/gapstat
 	$(BIN)/gapstat -u -q -B $(sd)/$(h)gapbins.tsv -p idle. \
@@ -597,24 +550,23 @@ $(scopes:%=%/$(h)kernels.tsv): %/$(h)kernels.tsv: %/$(h)bystart
 	    -a api. -i overlap. -u kunion. -d $(sd)/$(h)device.facts \
 	    -f $(sd)/$(h)account.facts -- $<
 
+# The page's timeline strip.
 %/$(tag)/$(h)strip.tsv: %/$(tag)/$(h)bystart %/$(tag)/$(h)gpu.facts \
     $(BIN)/timeline
 	$(BIN)/timeline -H -w 960 \
 	    -l $(or $(call fact,gpu.span_ns,$(sd)/$(h)gpu.facts),0) \
 	    -o $@ -- $<
 
-# The ranges' facts: each instance of the matching names and the scope.
+# The NVTX facts: each instance of the matching names, and the scope.
 %/$(tag)/$(h)nvtx.facts: %/$(tag)/$(h)ranges \
     %/$(tag)/$(h)launches $(BIN)/inrange $(RULES)
 	$(BIN)/inrange -x -r $(RULES) -m '$(RANGE)' -s $(or $(SKIP),0) \
 	    -o $@ -- $< $(sd)/$(h)launches
 else
-# A window keeps every GPU operation that starts in it, copies, memsets
-# and graph launches too, of the run's own, classified, in start order:
-# the operations, their memory lines and their launch lines, each taken
-# by inwindow from the run's, R's (of the stem R).  The rules of the run
-# above make the rest of them, as of the whole run: a window of 0%:100%
-# is the run.
+# WINDOW: every GPU operation that starts in the window, copies, memsets
+# and graph launches too, with its memory and launch lines, taken by
+# inwindow from the run's (stem R).  The rules above make the rest as for
+# the run: a window of 0%:100% is the run.
 %/$(tag)/$(h)gpu: %/$(h)gpu $(BIN)/inwindow
 	$(BIN)/inwindow -w $(WINDOW) -o $@ -- $<
 
@@ -624,14 +576,16 @@ else
 %/$(tag)/$(h)launchlines: %/$(h)gpu %/$(h)launchlines $(BIN)/inwindow
 	$(BIN)/inwindow -l -w $(WINDOW) -o $@ -- $< $*/$(h)launchlines
 
+# The window's facts, for the report's scope.
 %/$(tag)/$(h)scope.facts: %/$(h)gpu $(BIN)/inwindow
 	$(BIN)/inwindow -f -w $(WINDOW) -o $@ -- $<
 
+# The error of a window of no work.
 no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
     $(WINDOW)' >&2; exit 1
 
-# The ranges' facts, of the launches in the window, empty (none) where
-# the run has no ranges (and no launches read).
+# The launches in the window and their NVTX facts; empty where the run
+# has no ranges.
 %/$(tag)/$(h)selected: %/$(tag)/$(h)ranges %/$(tag)/$(h)launches \
     %/$(h)gpu $(BIN)/inwindow
 	$(if $(file <$<),$(BIN)/inwindow -l -w $(WINDOW) -o $@ -- \
@@ -643,13 +597,7 @@ no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
 	    $(sd)/$(h)selected,$(file >$@))
 endif
 
-# The run's name (of R, not of its scope), its traces, and an export's
-# facts, as for the run.
-%/$(tag)/$(h)config.facts: $(BIN)/runconfig %/$(tag)/$(h)start
-	$(BIN)/runconfig $(if $(RUN_CONFIG),-c $(call \
-	    shword,$(RUN_CONFIG),RUN_CONFIG) )-o $@ -- $(call \
-	    shword,$(run_name),RUN_NAME)
-
+# The traces' paths, of the run's traces.
 %/$(tag)/$(h)source.facts: $(at)$(GPU_CSV) $(at)$(KERNEL_CSV) \
     %/$(tag)/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call factvalue,$(gpu_csv)))$(file >>$@,source.kernel_exec_trace$(tab)$(call factvalue,$(kexec_csv)))
@@ -657,21 +605,18 @@ endif
 %/$(tag)/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(tag)/$(h)start
 	$(file >$@,source.gpu_trace$(tab)$(call factvalue,$(export_db)))$(file >>$@,source.kernel_exec_trace$(tab)$(call factvalue,$(export_db)))
 
+# An export's facts, of the whole trace.
 %/$(tag)/$(h)export.facts: $(at)$(SQLITE_NAME) $(BIN)/exportinfo \
     %/$(tag)/$(h)start | %/$(tag)/$(h)ranges
 	$(BIN)/exportinfo -o $@ -- $(export_arg)
 
-# The report and the page's products, of the scope's facts (one rule of
-# four targets, as for the run): an export's (a run without the pair's
-# GPU trace) says its devices, processes and graph launches, of the whole
-# trace, as h3report says them.
+# The report and the page's tables, of the scope's facts (one rule of four
+# targets, as for the run).  The runs of an export without a pair have
+# its facts in the report: its devices, processes and graph launches.
 scope_exports := $(foreach r,$(runs),$(if $(wildcard \
     $(subst %,$r,$(at))$(GPU_CSV)),,$(if $(wildcard \
     $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
-$(scope_exports:%=%/$(tag)/report.json): %/report.json: %/$(h)export.facts
-$(scope_exports:%=%/$(tag)/kernels.tsv): %/kernels.tsv: %/$(h)export.facts
-$(scope_exports:%=%/$(tag)/strip.tsv): %/strip.tsv: %/$(h)export.facts
-$(scope_exports:%=%/$(tag)/gapbins.tsv): %/gapbins.tsv: %/$(h)export.facts
+$(call prerequisite,scope_exports,export.facts,/$(tag))
 # The trace the report names, and the export's facts.
 is_export = $(filter $*,$(scope_exports))
 scope_trace = $(call shownname,$(if $(is_export),$(export_db),$(gpu_csv)))
@@ -682,10 +627,8 @@ scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
 	$(call report,$(scope_trace),$(scope_exportfacts),no_work)
 endif
 
-# What is pipeline.mk's, of the make of these rules it runs for a run:
-# the error record and the quiet terminal lines.  A failed run's error is
-# one line, its filter's or h3report's words naming the trace, but make
-# adds its own ("make: *** [...] Error 1"), which no recipe can hold back
-# (pipeline.mk drops it from the record); a run without its traces is
-# make's "No rule to make target".  A failed scope leaves its directory,
-# where pipeline.mk keeps its record.
+# For callers: a failed run's error is one line on stderr, its filter's
+# or h3report's naming the trace, followed by make's own "*** [...]
+# Error" and "Deleting file" lines, which no recipe can hold back (the
+# callers drop them); a run without its traces gets make's "No rule to
+# make target".  A failed scope leaves its directory.
