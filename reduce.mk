@@ -76,7 +76,7 @@ $(if $(SCOPE_TAG),$(call namelike,SCOPE_TAG))
 at := $(if $(TRACEDIR),$(patsubst %/,%,$(TRACEDIR))/,%/)
 traces = $(subst %,$*,$(at))
 
-# The goals, each run's products: as goals, no intermediate files.
+# The goals: each run's products (a scope's in RUN/TAG), kept as goals.
 products := report.json kernels.tsv strip.tsv gapbins.tsv
 runs := $(patsubst %/,%,$(RUNS))
 scopes := $(if $(tag),$(runs:%=%/$(tag)))
@@ -84,6 +84,7 @@ all: $(foreach r,$(runs),$(products:%=$r$(tag:%=/%)/%))
 .PHONY: all
 # Hidden files that make would keep, as a rule names them (other outputs
 # of a rule, files two rules read): intermediate, removed with the rest.
+# (Named here, make also counts them as makeable when it chooses a rule.)
 pages := kernels.tsv strip.tsv gapbins.tsv
 .INTERMEDIATE: $(foreach r,$(runs),$(addprefix $r/$(h),memory \
     device.facts ops export.facts ranges gpu.facts kstream.facts gaps.facts \
@@ -193,12 +194,13 @@ endif
 %/$(h)raw %/$(h)memory: $(at)$(GPU_CSV) $(BIN)/csv2intervals %/$(h)start
 	$(BIN)/csv2intervals -s -m $*/$(h)memory -o $*/$(h)raw -- $(gpu_arg)
 
-# An export's operations, where there is no pair (this rule comes after
-# the pair's, which it would win), with its CUDA graph launches merged in
-# as operations of kind other, as h3facts counts them; else a hard link.
+# An export's operations, where there is no pair (after the pair's rule,
+# which it would beat: make counts its .INTERMEDIATE prerequisites as
+# makeable), its CUDA graph launches merged in as operations of kind
+# other, as h3facts counts them; without any, a hard link.
 %/$(h)raw: %/$(h)ops %/$(h)export.facts $(BIN)/exportinfo
-	$(if $(call fact,graphs.launches,$*/$(h)export.facts),$(BIN)/exportinfo \
-	    -g -i $< -o $@ -- $(export_arg),ln -f -- $< $@)
+	$(if $(call fact,graphs.launches,$*/$(h)export.facts),\
+	    $(BIN)/exportinfo -g -i $< -o $@ -- $(export_arg),ln -f -- $< $@)
 
 # The GPU operations, kernels classified, and the filters that read them.
 # tally and gapstat each write two sets of facts from one pass.
@@ -241,8 +243,9 @@ sourcefacts = $(file >$@,source.gpu_trace$(tab)$1)$(file \
 %/$(h)source.facts: $(at)$(SQLITE_NAME) %/$(h)start
 	$(call sourcefacts,$(call shown,$(export_db)),$(call shown,$(export_db)))
 
-# Of the device facts and EXPORTFACTS: the devices, the processes doing
-# GPU work, the CUDA graph launches and how many show none of their kernels.
+# Of the device facts and of $1, an export's facts (none for a pair): the
+# devices, the processes doing GPU work, the CUDA graph launches and how
+# many of them show none of their kernels.
 ndevices = $(call devices,$(@D)/$(h)device.facts)
 nprocesses = $(or $(if $1,$(call fact,processes,$1)),0)
 graph_launches = $(or $(if $1,$(call fact,graphs.launches,$1)),0)
@@ -312,20 +315,22 @@ launches = $(if $(file <$<),$(BIN)/nvtxranges -t launch -o $@ -- $1,$(file \
 %/$(h)nvtx.facts: %/$(h)ranges %/$(h)launches $(BIN)/inrange $(RULES)
 	$(BIN)/inrange -x -r $(RULES) -o $@ -- $< $*/$(h)launches
 
-# $(call prerequisite,RUNS,FILE[,DIR]): each product of the runs in the
+# $(call products_need,RUNS,FILE[,DIR]): each product of the runs in the
 # variable RUNS (in DIR under each) also needs the hidden FILE, so that
 # the report's recipe finds it in $^ whichever product make takes first.
 # (Escaped: a run's name may hold an =.)
-prerequisite = $(foreach p,$(products),$(eval $$($1:%=%$3/$p): %/$p: \
+products_need = $(foreach p,$(products),$(eval $$($1:%=%$3/$p): %/$p: \
     %/$$(h)$2))
-$(call prerequisite,nvtx_runs,nvtx.facts)
+$(call products_need,nvtx_runs,nvtx.facts)
 
+# The fact files that every report reads.
 facts = source gpu gaps idle kstream top account
 # $(call report,TRACE,EXPORTFACTS[,NOWORK]): the report's recipe, of the
 # facts in $(@D); reportjson puts the page's tables in place (-p), all
 # dated from the start (-s), the report last.  No GPU operations: it fails
 # (by the recipe in the variable NOWORK, if given).  Only a trace to warn
-# about (several devices or processes, graph launches) needs a shell.
+# about (several devices or processes, graph launches) needs a shell, and
+# only its report has the device and export facts.
 report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     <$(@D)/$(h)gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
@@ -405,6 +410,7 @@ ifneq ($(RANGE),)
 	$(BIN)/inrange -l -m '$(RANGE)' -s $(or $(SKIP),0) -r $(RULES) \
 	    -g $(sd)/$(h)outside -o $(sd)/$(h)selected -- \
 	    $(sd)/$(h)ranges $(sd)/$(h)launches
+# The recipe that fails a scope of no work.
 no_work = printf "h3report: no GPU work launched in the NVTX ranges \
     matching '%s'%s\n" '$(RANGE)' '$(if $(SKIP), after the first $(SKIP))' \
     >&2; exit 1
@@ -459,6 +465,7 @@ else
 	$(BIN)/inwindow -l -w $(WINDOW) -o $@ -- $< $*/$(h)launchlines
 %/$(tag)/$(h)scope.facts: %/$(h)gpu $(BIN)/inwindow
 	$(BIN)/inwindow -f -w $(WINDOW) -o $@ -- $<
+# The recipe that fails a window of no work.
 no_work = printf '%s\n' 'h3report: no GPU work starts in the window \
     $(WINDOW)' >&2; exit 1
 
@@ -490,7 +497,8 @@ endif
 scope_exports := $(foreach r,$(runs),$(if $(wildcard \
     $(subst %,$r,$(at))$(GPU_CSV)),,$(if $(wildcard \
     $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
-$(call prerequisite,scope_exports,export.facts,/$(tag))
+$(call products_need,scope_exports,export.facts,/$(tag))
+# The trace the report names, and the export's facts it reads.
 is_export = $(filter $*,$(scope_exports))
 scope_trace = $(call shownname,$(if $(is_export),$(export_db),$(gpu_csv)))
 scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
