@@ -6,9 +6,10 @@
 #
 # Run by mk/report.mk (a make for each run of a sweep), scripts/h3report
 # (one run) and dev/makerun.mk (tests, benchmarks); users reach it through
-# h3report(1) and make reports (h3prof(7)).  No recipe that runs a filter
-# has shell syntax, so make execs each filter itself, without a shell:
-# each writes its outputs with -o (or -f, -B, -S, -U), whole or not at all.
+# h3report(1) and make reports (h3prof(7)).  The recipes have no shell
+# syntax (but where a run fails or its report warns), so make execs each
+# filter itself, without a shell: each writes its outputs with -o (or -f,
+# -B, -S, -U), whole or not at all.
 # A failed run says one line on stderr, its filter's, naming the trace;
 # make adds "*** [...] Error" lines, which the callers drop.  A run without
 # its traces gets make's "No rule to make target"; a failed scope leaves
