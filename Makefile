@@ -122,15 +122,18 @@ SHARE := $(DESTDIR)$(PREFIX)/share
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(LIBEXEC)/bin \
 	    $(LIBEXEC)/share/h3prof $(SHARE)/h3prof/man/man1 \
-	    $(SHARE)/man/man1 $(SHARE)/man/man5
+	    $(SHARE)/man/man1 $(SHARE)/man/man5 $(SHARE)/man/man7 \
+	    $(SHARE)/h3prof/mk
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PROGS) $(LIBEXEC)/bin
-	install -m 644 rules/h3.rules pipeline.mk reduce.mk sweep.mk scope.mk \
+	install -m 644 rules/h3.rules pipeline.mk reduce.mk sweep.mk \
 	    scripts/h3lib.sh scripts/h3stop.sh $(wildcard scripts/*.jq scripts/*.awk) $(SHARE)/h3prof
+	install -m 644 mk/*.mk $(SHARE)/h3prof/mk
 	ln -sf ../../../../share/h3prof/h3.rules $(LIBEXEC)/share/h3prof/h3.rules
 	install -m 644 $(FILTERS:%=filters/%.1) $(SHARE)/h3prof/man/man1
 	install -m 644 $(wildcard scripts/*.1) $(SHARE)/man/man1
 	install -m 644 filters/h3prof.5 $(SHARE)/man/man5
+	install -m 644 mk/h3prof.7 $(SHARE)/man/man7
 
 include fuzz/fuzz.mk
 

@@ -8,6 +8,7 @@
 #	    [KERNEL_CSV=name] [NVTX_CSV=name] [SQLITE_NAME=profile.sqlite]
 #	    [RUN_NAME=name] [RUN_CONFIG=file] [SKIPPED='dir ...']
 #	    [HIDDEN_PREFIX=.report.] [KEEP_OLD=yes]
+#	    [RECORD_KEY=key [RECORD_INPUTS='file ...']]
 #	    [RANGE=pattern [SKIP=n] | WINDOW=start:end] [SCOPE_TAG=tag]
 #	    [GPU_TRACE=path [KERNEL_TRACE=path] [NVTX_TRACE=path]] [-j N]
 #
@@ -86,7 +87,7 @@ SCOPE_TAG ?=
 # reduced, which names the scope's directory, tag, as pipeline.mk names
 # it; or SCOPE_TAG, where the caller has checked the scope and named it.
 h3_scopetag := $(SCOPE_TAG)
-include $(reduce_dir)scope.mk
+include $(reduce_dir)mk/scope.mk
 tag := $(h3_scopetag)
 ifneq ($(SCOPE_TAG),)
 ifeq ($(RANGE)$(WINDOW),)
@@ -200,12 +201,14 @@ message = printf '%s\n' $(call quote,$1) >&2; exit 1
 # (no process): the products get its time (reportjson -s), as h3report's
 # get that of its start, so that a trace written again while it was read
 # is newer than they are and they are made again.  The products of
-# before, stale, go now, so that a run that fails leaves none; with
-# KEEP_OLD=yes they stay until the new ones replace them, whole, as
-# pipeline.mk has it: it removes them itself where the run fails, and a
-# summary made meanwhile (by another make of the sweep) reads them.
+# before, and their record (RECORD_KEY), stale, go now, so that a run
+# that fails leaves none; with KEEP_OLD=yes they stay until the new ones
+# replace them, whole, as pipeline.mk has it: it removes them itself
+# where the run fails, and a summary made meanwhile (by another make of
+# the sweep) reads them.
 KEEP_OLD ?=
-old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(product_dir)/%)))
+old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(product_dir)/%) \
+    $(if $(RECORD_KEY),$(product_dir)/report.inputs)))
 # Where the products of the start $@ go: its directory, but for the
 # start of a run a scoped make reads, whose products are not its own.
 product_dir = $(if $(tag),$(filter %/$(tag),$(@D)),$(@D))
@@ -433,6 +436,15 @@ $(nvtx_runs:%=%/strip.tsv): %/strip.tsv: %/$(h)nvtx.facts
 $(nvtx_runs:%=%/gapbins.tsv): %/gapbins.tsv: %/$(h)nvtx.facts
 
 facts = source gpu gaps idle kstream top account
+# With RECORD_KEY (pipeline.mk's, for one run), reportjson then writes
+# report.inputs beside the report: the record (h3prof(5)) of that key, the
+# files RECORD_INPUTS, each changed since the start recorded so, and the
+# products.  Each input is quoted as it is, which make reads without a
+# shell (shword's test of each word would cost a run milliseconds).
+RECORD_KEY ?=
+RECORD_INPUTS ?=
+record = $(if $(RECORD_KEY),-R $(@D)/report.inputs -k $(call \
+    quote,$(RECORD_KEY)) $(patsubst %,-i '%',$(subst ','\'',$(RECORD_INPUTS))))
 # $(call report,TRACE,EXPORTFACTS[,NOWORK]): the recipe of the report,
 # made last, of the facts in the products' directory, $(@D) (R, or
 # R/TAG): with it reportjson puts the page's products in place (-p), all
@@ -447,7 +459,7 @@ report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
     <$(@D)/$(h)gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
     '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
     -r $(RULES) -s $(@D)/$(h)start -P $(h) $(pages:%=-p $(@D)/%) \
-    -o $(@D)/report.json $(facts:%=$(@D)/$(h)%.facts) \
+    -o $(@D)/report.json $(record) $(facts:%=$(@D)/$(h)%.facts) \
     $(filter $(@D)/$(h)nvtx.facts $(@D)/$(h)scope.facts,$^) \
     $(if $(call several,$2)$(filter-out 0,$(call graph_launches,$2)), \
     $(@D)/$(h)device.facts $2) $(@D)/$(h)config.facts,$(if $3,$($3),$(call \
@@ -681,6 +693,76 @@ scope_exportfacts = $(if $(is_export),$(sd)/$(h)export.facts)
     %/$(tag)/$(h)nvtx.facts $(if $(WINDOW),%/$(tag)/$(h)scope.facts)
 	$(call report,$(scope_trace),$(scope_exportfacts),no_work)
 endif
+
+# --- The facts of a run, for h3facts ------------------------------------
+#
+# Two goals that only h3facts asks for, of a run R or of its scope R/TAG.
+# R/facts holds what h3facts -x prints: the facts the report is made of,
+# without the run's configuration.  R/reference.facts holds what h3facts
+# prints without -x: the facts of the reference's report (reportjson -t).
+# A scope without GPU work fails here, as its report would.
+%/facts: %/$(h)source.facts %/$(h)gpu.facts %/$(h)gaps.facts \
+    %/$(h)idle.facts %/$(h)kstream.facts %/$(h)top.facts \
+    %/$(h)account.facts %/$(h)device.facts
+	$(if $(call no_scope_work,$(@D)/$(h)gpu.facts),$(no_work),$(call \
+	    write_facts,$(facts:%=$(@D)/$(h)%.facts) $(filter \
+	    %/$(h)nvtx.facts %/$(h)scope.facts,$^) $(if $(call \
+	    several,$(facts_export))$(filter-out 0,$(call \
+	    graph_launches,$(facts_export))),$(@D)/$(h)device.facts \
+	    $(facts_export)))$(if $(strip $(facts_warnings)),printf '%s\n' \
+	    $(facts_warnings) >&2))
+
+%/reference.facts: %/$(h)source.facts %/$(h)reference.gpu.facts \
+    %/$(h)gaps.facts %/$(h)api.facts
+	$(if $(call no_scope_work,$(@D)/$(h)reference.gpu.facts),$(no_work),$(call \
+	    write_facts,$^))
+
+# $(call write_facts,FILES): the fact files FILES, one after another,
+# written to $@ by make itself (no process).  $(file <) takes off the
+# newline that ends each file, and $(file >>) puts it back; an empty
+# file adds nothing.
+write_facts = $(file >$@)$(foreach f,$1,$(if $(file <$f),$(file \
+    >>$@,$(file <$f))))
+
+# The facts that only some runs have, named for the runs and scopes whose
+# reports take them: the NVTX ranges' (of a pair with an NVTX CSV, of an
+# export, of a scope), a window's, an export's.  The export's NVTX facts,
+# named here, are intermediate files only if said so.
+export_runs := $(foreach r,$(runs),$(if $(wildcard \
+    $(subst %,$r,$(at))$(SQLITE_NAME)),$r))
+$(nvtx_runs:%=%/facts): %/facts: %/$(h)nvtx.facts
+$(export_runs:%=%/facts): %/facts: %/$(h)export.facts %/$(h)nvtx.facts
+.INTERMEDIATE: $(export_runs:%=%/$(h)nvtx.facts)
+$(if $(tag),$(runs:%=%/$(tag)/facts)): %/facts: %/$(h)nvtx.facts \
+    $(if $(WINDOW),%/$(h)scope.facts)
+$(if $(tag),$(scope_exports:%=%/$(tag)/facts)): %/facts: %/$(h)export.facts
+
+# $(call no_scope_work,FACTS): nonempty for a scope whose GPU facts,
+# the file FACTS, count no operations (an unscoped run's facts are
+# printed all the same).
+no_scope_work = $(if $(tag),$(if $(filter-out gpu.count 0,$(wordlist \
+    1,2,$(file <$1))),,yes))
+# The export's facts of the recipe, if any, and h3report's warnings of
+# its trace.
+facts_export = $(filter %/$(h)export.facts,$^)
+facts_warnings = $(call warnings,$(call shownname,$(if \
+    $(facts_export),$(export_db),$(gpu_csv))),$(facts_export))
+
+# The reference classifies the communication kernels by the rules after
+# theirs (classify without -x, which replaces the categories of -x).  Its
+# union of the launch calls (api.*) and their overlap with the kernels
+# (overlap.*) are copied by make from the time account's facts, which
+# gives them of its pass.
+%/$(h)reference.gpu: %/$(h)gpu $(BIN)/classify $(RULES)
+	$(BIN)/classify -r $(RULES) -o $@ $<
+
+%/$(h)reference.gpu.facts: %/$(h)reference.gpu $(BIN)/tally
+	$(BIN)/tally -p gpu. -o $@ $<
+
+api_facts := api.count api.ns overlap.count overlap.ns
+%/$(h)api.facts: %/$(h)account.facts
+	$(file >$@)$(foreach k,$(api_facts),$(file >>$@,$k$(tab)$(call \
+	    fact,$k,$<)))
 
 # What is pipeline.mk's, of the make of these rules it runs for a run:
 # the error record and the quiet terminal lines.  A failed run's error is

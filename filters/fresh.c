@@ -4,11 +4,7 @@
  * no longer hold.  Kbuild's .cmd files and if_changed, for data.
  * See fresh(1) and h3prof(5).
  */
-#include <sys/stat.h>
-
 #include <err.h>
-#include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +12,8 @@
 
 #include "h3prof.h"
 
-/* Room for a file's identity: five numbers and their tabs. */
-#define IDENTITY_MAX	128
-
-/* The modification time of -r's reference, in ns, or -1 without one. */
-static int64_t	 reference = -1;
 /* The products of -p, recorded after the inputs, and how many. */
-static char	**products;
+static const char **products;
 /* -x: remove -s's query once read (make writes it and has no process of
    its own to remove it). */
 static int	 xflag;
@@ -37,64 +28,15 @@ static size_t	 nproducts, productscap;
 struct seen {
 	char		*path;
 	int		 known;		/* stat did not fail */
-	char		 id[IDENTITY_MAX];
+	char		 id[RECORD_IDMAX];
 };
 static struct seen	*seen;
 static size_t		 nseen, seencap;
 
 static _Noreturn void usage(int);
 
-static int64_t
-ns(struct timespec t)
-{
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-/*
- * The identity of the file at path, as h3prof(5) writes it: device,
- * inode, size, modification and change times in ns.  cp -p, tar x,
- * rsync -a and mv keep a file's modification time but give it a new
- * change time, and most a new inode.  "missing" for no file; NULL for
- * another error, errno set.  With fresh set, a file changed since the
- * reference (written while the product was made from it) is "changed",
- * which matches no identity: the next check finds its record stale.
- * Written in buf, which is returned.
- */
-static const char *
-identity(const char *path, int fresh, char buf[IDENTITY_MAX])
-{
-	struct stat st;
-
-	if (stat(path, &st) == -1) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			return NULL;
-		strcpy(buf, "missing");
-	} else if (fresh && reference != -1 && (ns(st.st_mtim) > reference ||
-	    ns(st.st_ctim) > reference))
-		strcpy(buf, "changed");
-	else
-		snprintf(buf, IDENTITY_MAX, "%ju\t%ju\t%jd\t%jd\t%jd",
-		    (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
-		    (intmax_t)st.st_size, (intmax_t)ns(st.st_mtim),
-		    (intmax_t)ns(st.st_ctim));
-	return buf;
-}
-
-/* A line of the record to fp: the kind, the file's identity, its path. */
-static void
-put_file(FILE *fp, const char *kind, const char *path, int fresh)
-{
-	char buf[IDENTITY_MAX];
-	const char *id;
-
-	if (strchr(path, '\t') != NULL || strchr(path, '\n') != NULL)
-		errx(1, "%s: a tab or newline in a file name", path);
-	if ((id = identity(path, fresh, buf)) == NULL)
-		err(1, "%s", path);
-	fprintf(fp, "%s\t%s\t%s\n", kind, id, path);
-}
-
-/* The identity of file, on line n of a record, as identity() gives it. */
+/* The identity of file, on line n of a record, as record_identity() gives
+   it. */
 static const char *
 identity_at(size_t n, const char *file)
 {
@@ -110,7 +52,7 @@ identity_at(size_t n, const char *file)
 		free(s->path);
 		if ((s->path = strdup(file)) == NULL)
 			err(1, NULL);
-		s->known = identity(file, 0, s->id) != NULL;
+		s->known = record_identity(file, -1, s->id) != NULL;
 	}
 	return s->known ? s->id : NULL;
 }
@@ -195,7 +137,7 @@ record_each(const char *dir, const char *list)
 {
 	struct lines in;
 	char *line, *name, *path;
-	FILE *fp;
+	const char *product;
 
 	lines_open(&in, list);
 	while ((line = lines_next(&in, NULL)) != NULL) {
@@ -205,10 +147,8 @@ record_each(const char *dir, const char *list)
 			    in.lineno);
 		if (asprintf(&path, "%s/%s.inputs", dir, name) == -1)
 			err(1, NULL);
-		fp = out_open(path);
-		fprintf(fp, "key\t%s\n", line);
-		put_file(fp, "product", line, 0);
-		out_close(fp, path);
+		product = line;
+		record_write(path, line, -1, NULL, 0, &product, 1);
 		free(path);
 	}
 	lines_close(&in);
@@ -217,10 +157,8 @@ record_each(const char *dir, const char *list)
 int
 main(int argc, char *argv[])
 {
-	struct stat st;
 	const char *key = NULL, *outpath = NULL, *query = NULL, *dir = NULL;
 	const char *refpath = NULL;
-	FILE *fp;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, "d:hk:o:p:r:s:x", helpopt,
@@ -275,20 +213,10 @@ main(int argc, char *argv[])
 		check(query);
 	else if (dir != NULL)
 		record_each(dir, argv[0]);
-	else {
-		if (refpath != NULL) {
-			if (stat(refpath, &st) == -1)
-				err(1, "%s", refpath);
-			reference = ns(st.st_mtim);
-		}
-		fp = out_open(outpath);
-		fprintf(fp, "key\t%s\n", key);
-		for (; argc > 0; argc--, argv++)
-			put_file(fp, "input", *argv, 1);
-		for (size_t i = 0; i < nproducts; i++)
-			put_file(fp, "product", products[i], 0);
-		out_close(fp, outpath);
-	}
+	else
+		record_write(outpath, key, refpath != NULL ?
+		    mtime_ns(refpath) : -1, (const char *const *)argv, argc,
+		    products, nproducts);
 	close_stdout();
 	return 0;
 }

@@ -43,7 +43,16 @@ static const char	**products;
 static int		 nproducts, nplaced;
 /* What the hidden name of a product starts with (-P). */
 static const char	*hiddenprefix = ".report.";
-/* Set once the report is in place: the products then stay. */
+/* The report's path (-o), and whether it is in place. */
+static const char	*output;
+static int		 outplaced;
+/* The record of -R, its key (-k) and the inputs it names (-i), and how
+   many. */
+static const char	*recordpath, *recordkey;
+static const char	**recordinputs;
+static int		 nrecordinputs;
+/* Set once the report, and its record if asked for, are in place: the
+   products then stay. */
 static int		 reported;
 
 static _Noreturn void usage(int);
@@ -992,24 +1001,56 @@ hidden_name(const char *path)
 	return name;
 }
 
-/* At an exit before the report is in place, the products put there go. */
+/*
+ * At an exit before the report is in place, the products put there go;
+ * and the report too where its record could not be written, for a
+ * report without its record would say that all is done.  (Only a report
+ * that is a file of its own: not /dev/stdout, nor a link's target.)
+ */
 static void
 remove_placed(void)
 {
-	if (!reported)
-		while (nplaced > 0)
-			unlink(products[--nplaced]);
+	struct stat st;
+
+	if (reported)
+		return;
+	if (outplaced && lstat(output, &st) == 0 && S_ISREG(st.st_mode))
+		unlink(output);
+	while (nplaced > 0)
+		unlink(products[--nplaced]);
+}
+
+/*
+ * The record of -R: the key, the inputs, and the report and the products
+ * as they are now in place (their identity is taken after the last
+ * rename); an input changed since the stamp, when the reduction began,
+ * is recorded as changed.
+ */
+static void
+put_record(const char *stamp)
+{
+	const char **made;
+	int i;
+
+	if ((made = calloc(nproducts + 1, sizeof(*made))) == NULL)
+		err(1, NULL);
+	made[0] = output;
+	for (i = 0; i < nproducts; i++)
+		made[i + 1] = products[i];
+	record_write(recordpath, recordkey, stamp != NULL ? mtime_ns(stamp) :
+	    -1, recordinputs, nrecordinputs, made, nproducts + 1);
+	free(made);
 }
 
 /*
  * Put the products in place, then the report, which says that all are
- * done; each with the times of stamp where there is one.  The signals
- * that end us wait until all are in place, so that none is put there
- * alone; a failure removes those put there.
+ * done, then the record of what they were made from, if asked for; each
+ * with the times of stamp where there is one.  The signals that end us
+ * wait until all are in place, so that none is put there alone; a
+ * failure removes those put there.
  */
 static void
-put_report(const char *output, const char *buf, size_t len,
-    const char *stamp)
+put_report(const char *buf, size_t len, const char *stamp)
 {
 	struct timespec times[2], *tp = NULL;
 	struct stat st;
@@ -1023,7 +1064,8 @@ put_report(const char *output, const char *buf, size_t len,
 		times[1] = st.st_mtim;
 		tp = times;
 	}
-	if (nproducts > 0 && atexit(remove_placed) != 0)
+	if ((nproducts > 0 || recordpath != NULL) &&
+	    atexit(remove_placed) != 0)
 		errx(1, "atexit failed");
 	sigemptyset(&deadly);
 	sigaddset(&deadly, SIGHUP);
@@ -1039,6 +1081,9 @@ put_report(const char *output, const char *buf, size_t len,
 		free(from);
 	}
 	write_file_times(output, buf, len, tp);
+	outplaced = 1;
+	if (recordpath != NULL)
+		put_record(stamp);
 	reported = 1;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
@@ -1046,20 +1091,30 @@ put_report(const char *output, const char *buf, size_t len,
 int
 main(int argc, char *argv[])
 {
-	const char *rulespath = NULL, *output = NULL, *stamp = NULL;
+	const char *rulespath = NULL, *stamp = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	int ch, i, extend = 0, tee = 0;
 
-	if ((products = calloc(argc, sizeof(*products))) == NULL)
+	if ((products = calloc(argc, sizeof(*products))) == NULL ||
+	    (recordinputs = calloc(argc, sizeof(*recordinputs))) == NULL)
 		err(1, NULL);
-	while ((ch = getopt_long(argc, argv, "hP:o:p:r:s:tx", helpopt,
+	while ((ch = getopt_long(argc, argv, "hi:k:P:o:p:R:r:s:tx", helpopt,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			usage(0);
+		case 'i':
+			recordinputs[nrecordinputs++] = optarg;
+			break;
+		case 'k':
+			recordkey = optarg;
+			break;
 		case 'P':
 			hiddenprefix = optarg;
+			break;
+		case 'R':
+			recordpath = optarg;
 			break;
 		case 'o':
 			output = optarg;
@@ -1085,8 +1140,14 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if ((tee || nproducts > 0 || stamp != NULL) && output == NULL)
+	if ((tee || nproducts > 0 || stamp != NULL || recordpath != NULL) &&
+	    output == NULL)
 		usage(EXIT_USAGE);
+	if ((recordpath == NULL) != (recordkey == NULL) ||
+	    (nrecordinputs > 0 && recordpath == NULL))
+		usage(EXIT_USAGE);
+	if (recordkey != NULL && strchr(recordkey, '\n') != NULL)
+		errx(EXIT_USAGE, "-k: a newline in the key");
 	if (*hiddenprefix == '\0' || strchr(hiddenprefix, '/') != NULL)
 		errx(EXIT_USAGE, "-P %s: not the start of a file name",
 		    hiddenprefix);
@@ -1112,7 +1173,7 @@ main(int argc, char *argv[])
 		err(1, NULL);
 
 	if (output != NULL)
-		put_report(output, buf, len, stamp);
+		put_report(buf, len, stamp);
 	if (output == NULL || tee)
 		fwrite_unlocked(buf, 1, len, stdout);
 	free(buf);
@@ -1125,5 +1186,6 @@ static _Noreturn void
 usage(int status)
 {
 	usage_exit("usage: reportjson [-htx] [-o output [-p product] "
-	    "[-P prefix] [-s stamp]] [-r rules] [file ...]\n", status);
+	    "[-P prefix] [-s stamp] [-R record -k key [-i input]]] "
+	    "[-r rules] [file ...]\n", status);
 }

@@ -56,44 +56,6 @@ h3_die() {
 	exit 1
 }
 
-# h3_escape VAR TEXT: set VAR to TEXT as a fact value: backslash, tab,
-# newline and CR escaped as in names (h3prof(5)).
-h3_escape() {
-	local -n h3_esc=$1
-	h3_esc=${2//\\/\\\\}
-	h3_esc=${h3_esc//$tab/\\t}
-	h3_esc=${h3_esc//$'\n'/\\n}
-	h3_esc=${h3_esc//$'\r'/\\r}
-}
-
-# h3_bystart IN OUT: the interval lines of IN in OUT (which may be IN),
-# sorted as the reference sorts them: stable, by start alone (the filters
-# take ties in any order).  Nsys writes its traces so; this is for those
-# that a filter finds otherwise.
-h3_bystart() {
-	sort -s -t"$tab" -k1,1n -o "$2" -- "$1"
-}
-
-# h3_unescape VAR TEXT: set VAR to TEXT with the escapes of h3_escape
-# (and of jq's @tsv) undone: \\ \t \n \r.
-h3_unescape() {
-	local -n h3_raw=$1
-	local s=$2 c
-	h3_raw=
-	while [[ $s == *\\* ]]; do
-		h3_raw+=${s%%\\*}
-		s=${s#*\\}
-		c=${s:0:1} s=${s:1}
-		case $c in
-		t) h3_raw+=$tab ;;
-		n) h3_raw+=$'\n' ;;
-		r) h3_raw+=$'\r' ;;
-		*) h3_raw+=$c ;;
-		esac
-	done
-	h3_raw+=$s
-}
-
 # h3_dirname VAR PATH: set VAR to the directory PATH is in, as dirname(1)
 # prints it.
 h3_dirname() {
@@ -252,353 +214,92 @@ h3_wait() {
 	return "$rc"
 }
 
-# h3_facts: the facts of one run (h3prof(5)), computed by the filters
-# into files in $t, on stdout: h3facts's work.  The run is in gpu and
-# kexec (its traces, or its export twice), the filters in bin, the rules
-# of classify in rules, and extend, kernels, range, skip and window are
-# h3facts's -x, -k, -R, -s and -w.
-#
-# Run through h3_wait, as a process of its own, so that a failure,
-# told on stderr, ends it and its filters alone with status 1 (the caller
-# records it), and a signal ends it at once.  Call that where -e counts
-# (not after if, && or ||; with set +e around it to see its status):
-# inside, -e is set again.
-h3_facts() {
-	set -e
-	local gpuin kexecin gpuread apiread launchread skipped nvtxin
+# The reduction of one run, as h3report and h3facts do it: the scratch
+# directory $t serves as the run's directory, and a make of reduce.mk's
+# rules makes the goals there, with the settings the functions below
+# gather in the array settings.
 
-	[[ $skip =~ ^[0-9]{0,18}$ ]] ||
-	    h3_die "-s $skip: not a count of instances (at most 18 digits)"
-	# A path that no filter takes for an option or for standard input.
-	case $gpu in -*) gpuin=./$gpu ;; *) gpuin=$gpu ;; esac
-	case $kexec in -*) kexecin=./$kexec ;; *) kexecin=$kexec ;; esac
-	# The memory lines of the copies, for the time account; -x, the
-	# rules' communication categories (nccl), which the reference lacks.
-	local memfile='' launchfile=$t/launches xopt=
-	[ "$extend" -eq 0 ] || [ -n "$range" ] || memfile=$t/memory
-	[ "$extend" -eq 0 ] || xopt=-x
-	# The readers: the GPU operations, and the launch API intervals bare.
-	case $gpu in
-	*.sqlite) gpuread=("$bin/sqlite2intervals" -t gpu ${memfile:+-m "$memfile"}) ;;
-	*) gpuread=("$bin/csv2intervals" ${memfile:+-m "$memfile"}) ;;
-	esac
-	# The launch lines, for the time account and for a window: of the
-	# reader of the kernel-exec trace, in place of the launch API
-	# intervals (-L), whose facts the account gives.
-	local apifile=$t/api
-	case $kexec in
-	*.sqlite) apiread=("$bin/sqlite2intervals" -b -t launch) ;;
-	*) apiread=("$bin/csv2intervals" -b) ;;
-	esac
-	{ [ "$extend" -eq 1 ] || [ -n "$window" ]; } && [ -z "$range" ] && {
-		apiread+=(-L)
-		apifile=$t/launchlines launchfile=$t/launchlines
-	}
-	# A kernel-exec trace file of 0 bytes, as nsys leaves one it skipped,
-	# has no launches: : (true) reads it.  Whether it is a skip is known
-	# once the kernels are.
-	skipped=0
-	if [[ $kexec != *.sqlite && -f $kexecin && ! -s $kexecin ]]; then
-		skipped=1
-		apiread=(:) apifile=$t/api launchfile=$t/launches
-	fi
+# h3_setting NAME VALUE: add NAME=VALUE to make's command line, with each
+# $ doubled so that make keeps it.
+h3_setting() {
+	settings+=("$1=${2//\$/\$\$}")
+}
 
-	# is_export FILE: whether FILE is an SQLite file; one named .sqlite
-	# that is not is sqlite2intervals's to reject, in its words.
-	is_export() {
-		local magic=
-		[ -f "$1" ] && { IFS= read -r -N 15 magic <"$1" || :; } &&
-		    [ "$magic" = "SQLite format 3" ]
-	}
-	# NVTX ranges: those of the export, or of the nvtx_pushpop_trace CSV
-	# beside a cuda_kern_exec_trace CSV of the same prefix.
-	case $kexecin in
-	*.sqlite) nvtxin=$kexecin; is_export "$nvtxin" || nvtxin='' ;;
-	*cuda_kern_exec_trace.csv)
-		nvtxin=${kexecin%cuda_kern_exec_trace.csv}nvtx_pushpop_trace.csv
-		[ -f "$nvtxin" ] || nvtxin=''
+# h3_link NAME PATH: link PATH into the scratch run directory as NAME, the
+# name reduce.mk's rules read.
+h3_link() {
+	case $2 in
+	/*) ln -s -- "$2" "$t/$1" ;;
+	*) ln -s -- "$PWD/$2" "$t/$1" ;;
+	esac
+}
+
+# h3_run GPU KEXEC: start the settings with the run's traces, an export
+# (GPU ends in .sqlite; KEXEC is the same) or a CSV pair, linked into the
+# run directory.  The filters are given the traces as they are named
+# (GPU_TRACE, KERNEL_TRACE, NVTX_TRACE), so that messages and the source
+# facts name them so.
+h3_run() {
+	settings=(RUNS="$t" H3PROF_BIN="$bin" H3PROF_RULES="$rules")
+	h3_setting GPU_TRACE "$1"
+	case $1 in
+	*.sqlite)
+		h3_link profile.sqlite "$1"
+		return
 		;;
-	*) nvtxin='' ;;
 	esac
-	# An empty kernel-exec trace launched nothing.
-	[ "$skipped" -eq 0 ] || nvtxin=''
-	[ -n "$nvtxin" ] || [ -z "$range" ] ||
-	    h3_die "$kexec: no NVTX ranges to scope by -R (an export, or an" \
-		"nvtx_pushpop_trace CSV beside the kernel-exec trace, holds them)"
-	# The filters' messages name the trace a scratch file was made of,
-	# as reduce.mk's do (NAME<tab>TRACE pairs: filters/lib's
-	# source_name), never the scratch file, which is gone afterwards.
-	printf -v H3PROF_SOURCES '%s\t%s\t' gpu "$gpu" gpu.sorted "$gpu" \
-	    gpu.idle "$gpu" gpu.sorted.idle "$gpu" memory "$gpu" \
-	    launchlines "$kexec" launchlines.sorted "$kexec" api "$kexec" \
-	    api.sorted "$kexec" launches "$kexec" selected "$kexec" \
-	    ranges "${nvtxin:-$kexec}" outside "${nvtxin:-$kexec}"
-	export H3PROF_SOURCES
-
-	# A filter that fails ends the subshell: end those still running
-	# with it, and wait for them, before the caller removes the temporary
-	# directory.  A signal ends it with status 1.
-	pids=()		# the filters running in the background
-	trap 'trap "" HUP INT TERM
-	    [ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null || :
-	    wait' EXIT
-	trap 'exit 1' HUP INT TERM
-
-	# spawn OUT CMD...: run CMD in the background with its stdout in OUT.
-	# wait_for PID...: wait for each; fail, once all are done, if one
-	# failed.
-	spawn() {
-		local out=$1
-		shift
-		"$@" >"$out" &
-		pids+=($!)
-	}
-	wait_for() {
-		local pid rc=0
-		for pid; do
-			wait "$pid" || rc=1
-		done
-		return $rc
-	}
-
-	# ordered API GPU: the facts of the filters that need their intervals
-	# sorted by start, from the launch intervals in API (of the report
-	# without the account, which reads the launch lines instead) and
-	# the GPU operations in GPU, in the background.  Kernels are picked
-	# out of the operations by -k kernel.
-	ordered() {
-		spawn "$t/gaps.facts" "$bin/gapstat" -k kernel -p gaps. "$2"
-		if [ "$extend" -eq 0 ]; then
-			spawn "$t/api.facts" "$bin/merge" -t -p api. "$1"
-			spawn "$t/overlap.facts" "$bin/intersect" -t \
-			    -k kernel -p overlap. "$1" "$2"
-			return 0
+	h3_link profile_cuda_gpu_trace.csv "$1"
+	h3_link profile_cuda_kern_exec_trace.csv "$2"
+	h3_setting KERNEL_TRACE "$2"
+	# nsys leaves an empty kernel-exec trace where it skipped it.
+	local skipped=
+	[ ! -f "$2" ] || [ -s "$2" ] || skipped=$t
+	settings+=(SKIPPED="$skipped")
+	# The NVTX trace is the nvtx_pushpop_trace CSV beside the kernel-exec
+	# trace, of the same prefix.
+	case $2 in
+	*cuda_kern_exec_trace.csv)
+		local nvtx=${2%cuda_kern_exec_trace.csv}nvtx_pushpop_trace.csv
+		if [ -f "$nvtx" ]; then
+			h3_link profile_nvtx_pushpop_trace.csv "$nvtx"
+			h3_setting NVTX_TRACE "$nvtx"
 		fi
-		# Idle in a scope of ranges is idle inside it: the time
-		# between its instances goes with the work.
-		if [ -n "$range" ]; then
-			sort -m -s -t"$tab" -k1,1n -o "$2.idle" -- "$2" \
-			    "$t/outside"
-			spawn "$t/idle.facts" "$bin/gapstat" -u -q -p idle. \
-			    "$2.idle"
-		else
-			spawn "$t/idle.facts" "$bin/gapstat" -u -q -p idle. \
-			    "$2"
-		fi
-		# The time account: the GPU operations against their launch
-		# calls, and the bytes of the copies where the reader wrote
-		# them (unscoped).  Of the same pass, the facts merge and
-		# intersect give the reference's report of the launch API
-		# intervals (the calls of the launch lines of kernels), and
-		# devstat's and merge's of the kernels: four passes fewer.
-		spawn "$t/account.facts" "$bin/account" -p account. \
-		    -r "$rules" -l "$launchfile" -a api. -i overlap. \
-		    -u kunion. -d "$t/device.facts" \
-		    ${memfile:+-m "$memfile"} -- "$2"
-	}
+		;;
+	esac
+}
 
-	# An export's GPU names, processes and CUDA graph launches: with
-	# graph rows, an unscoped report counts the graph launches as GPU
-	# operations of kind other (a scoped one has them among the launch
-	# lines), merged in by start as a stable sort of the two would
-	# place them: the operations stay in start order.
-	if [ "$extend" -eq 1 ] && [[ $gpu == *.sqlite ]] && is_export "$gpuin"
-	then
-		"$bin/exportinfo" -- "$gpuin" >"$t/export.facts"
-		if [ -z "$range" ] &&
-		    grep -q '^graphs\.launches' -- "$t/export.facts"; then
-			"$bin/exportinfo" -g -- "$gpuin" >"$t/graphs"
-			gpu_and_graphs() {
-				"$bin/sqlite2intervals" -t gpu \
-				    ${memfile:+-m "$memfile"} "$@" |
-				    sort -m -s -t"$tab" -k1,1n -- - "$t/graphs"
-			}
-			gpuread=(gpu_and_graphs)
-		fi
-	fi
-	# The ranges and the launches inside them.  With -R, the GPU work of
-	# the matching ranges (inrange -l) takes the place of the traces.
-	if [ -n "$nvtxin" ] && { [ "$extend" -eq 1 ] || [ -n "$range" ]; }; then
-		"$bin/nvtxranges" -- "$nvtxin" >"$t/ranges"
-		[ -s "$t/ranges" ] || [ -z "$range" ] ||
-		    h3_die "$nvtxin: no NVTX ranges to scope by -R"
-		[ -s "$t/ranges" ] || nvtxin=''
-	fi
-	# The launches: read first where they make the scope, else beside the
-	# traces, for nvtx_ranges.
-	[ "$extend" -eq 1 ] || [ -n "$range" ] || nvtxin=''
-	launchread=("$bin/nvtxranges" -t launch -- "$kexecin")
-	# An empty kernel-exec trace (nsys's skip) launched nothing.
-	if [ "$skipped" -eq 1 ]; then
-		: >"$t/launches"
-	elif [ -n "$range" ]; then
-		"${launchread[@]}" >"$t/launches"
-	fi
-	if [ -n "$range" ]; then
-		"$bin/inrange" -l -m "$range" -s "${skip:-0}" -r "$rules" \
-		    -g "$t/outside" -- "$t/ranges" "$t/launches" >"$t/selected"
-		[ -s "$t/selected" ] || h3_die "no GPU work launched in the" \
-		    "NVTX ranges matching '$range'${skip:+ after the first $skip}"
-	fi
-	if [ -n "$range" ]; then
-		# The readers of launch lines (h3prof(5)), called as the
-		# traces' are, with -- and the file.
-		# (exec: a filter started in the background is the process
-		# its PID names, which the trap ends.)
-		selected_ops() { exec cut -f4- -- "$2"; }
-		selected_calls() {
-			exec awk -F'\t' -v OFS='\t' \
-			    '$6 == "kernel" { print $1, $2 }' "$2"
-		}
-		gpuread=(selected_ops) apiread=(selected_calls) skipped=0
-		gpuin=$t/selected kexecin=$t/selected launchfile=$t/selected
-	fi
+# h3_scope: add the scope of $range [$skip] or $window (-R [-s] or -w),
+# if any, to the settings, and set made to where the products are made:
+# the run's directory, or a scope's own, scope.PROG, inside it.
+h3_scope() {
+	made=$t
+	[ -n "$range$window" ] || return 0
+	[ -z "$range" ] || h3_setting RANGE "$range"
+	[ -z "$skip" ] || h3_setting SKIP "$skip"
+	[ -z "$window" ] || h3_setting WINDOW "$window"
+	settings+=(SCOPE_TAG="scope.$prog")
+	made=$t/scope.$prog
+}
 
-	# Each trace is read once, the two at once: the launch API intervals,
-	# and the GPU operations, kernels classified, into a file the other
-	# filters read, each started once.  (With NVTX ranges, nvtxranges
-	# reads the kernel-exec trace again for the launches' threads, which
-	# the launch intervals do not carry.)
-	# What the launch readers say waits for the GPU trace's reader: of an
-	# export, the one file all read, an error is told once, by the latter.
-	"${apiread[@]}" -- "$kexecin" >"$apifile" 2>"$t/api.err" &
-	pids+=($!)
-	: >"$t/launches.err"
-	if [ -n "$nvtxin" ] && [ -z "$range" ] &&
-	    [ "$skipped" -eq 0 ]; then
-		"${launchread[@]}" >"$t/launches" 2>"$t/launches.err" &
-		pids+=($!)
-	fi
-	local readers=("${pids[@]}") rc=0
-	# In the background too, so that a signal ends it (its classify,
-	# and through the pipe its reader) at once.
-	"${gpuread[@]}" -- "$gpuin" | "$bin/classify" $xopt -r "$rules" >"$t/gpu" &
-	pids+=($!)
-	wait "$!"
-	wait_for "${readers[@]}" || rc=$?
-	pids=()
-	[ ! -s "$t/api.err" ] || cat -- "$t/api.err" >&2
-	[ ! -s "$t/launches.err" ] || cat -- "$t/launches.err" >&2
-	[ "$rc" -eq 0 ] || exit 1
-	# A window keeps every GPU operation that starts in it, copies,
-	# memsets and graph launches too, with their memory and launch
-	# lines, as reduce.mk's WINDOW: of the whole run's, read above.
-	if [ -n "$window" ]; then
-		"$bin/inwindow" -f -w "$window" -- "$t/gpu" >"$t/scope.facts"
-		"$bin/inwindow" -w "$window" -- "$t/gpu" >"$t/gpu.window"
-		[ -s "$t/gpu.window" ] ||
-		    h3_die "no GPU work starts in the window $window"
-		[ -z "$memfile" ] || "$bin/inwindow" -w "$window" -- \
-		    "$t/gpu" "$memfile" >"$t/memory.window"
-		"$bin/inwindow" -l -w "$window" -- "$t/gpu" "$launchfile" \
-		    >"$t/launchlines.window"
-		[ -z "$nvtxin" ] || "$bin/inwindow" -l -w "$window" -- \
-		    "$t/gpu" "$t/launches" >"$t/selected"
-		mv -- "$t/gpu.window" "$t/gpu"
-		[ -z "$memfile" ] || mv -- "$t/memory.window" "$memfile"
-		mv -- "$t/launchlines.window" "$launchfile"
-		# The launch API intervals (of h3facts without -x): the
-		# calls of the kernels' launch lines.
-		[ "$extend" -eq 1 ] || awk -F'\t' -v OFS='\t' \
-		    '$6 == "kernel" { print $1, $2 }' "$launchfile" >"$t/api"
-	fi
-
-	local facts=("$t/gpu.facts" "$t/gaps.facts")
-	[ "$extend" -eq 1 ] || facts+=("$t/api.facts" "$t/overlap.facts")
-	spawn "$t/gpu.facts" "$bin/tally" -p gpu. "$t/gpu"
-	if [ "$extend" -eq 1 ]; then
-		spawn "$t/kstream.facts" "$bin/tally" -s -k kernel \
-		    -p kstream. "$t/gpu"
-		# One pass for the table of every kernel and the top.* facts,
-		# its first ten rows.
-		spawn "$t/top.facts" "$bin/topkernels" -p top. \
-		    -o "${kernels:-$t/kernels}" "$t/gpu"
-		facts+=("$t/idle.facts" "$t/kstream.facts"
-		    "$t/top.facts" "$t/account.facts")
-		if [ -n "$nvtxin" ]; then
-			# A window's ranges are of the launches in it.  (Not
-			# launchfile: the account's, sorted on a rerun.)
-			local rangelaunches=$t/launches
-			[ -z "$window" ] || rangelaunches=$t/selected
-			spawn "$t/nvtx.facts" "$bin/inrange" -x -r "$rules" \
-			    ${range:+-m "$range" -s "${skip:-0}"} -- \
-			    "$t/ranges" "$rangelaunches"
-			facts+=("$t/nvtx.facts")
-		fi
-		[ -z "$window" ] || facts+=("$t/scope.facts")
-	fi
-	local unordered=${#pids[@]} rerun=
-	# Nsys writes its traces sorted by start, so the filters that need
-	# them so are run on them as they are.  Where one fails, they are
-	# sorted (h3_bystart) and run again: only then are their errors told.
-	ordered "$t/api" "$t/gpu" 2>"$t/ordered.err"
-	if ! wait_for "${pids[@]:unordered}"; then
-		h3_bystart "$t/gpu" "$t/gpu.sorted"
-		if [ "$extend" -eq 1 ]; then
-			h3_bystart "$launchfile" "$t/launchlines.sorted"
-			launchfile=$t/launchlines.sorted
-		else
-			h3_bystart "$t/api" "$t/api.sorted"
-		fi
-		rerun=${#pids[@]}
-		ordered "$t/api.sorted" "$t/gpu.sorted" 2>"$t/ordered.err"
-		wait_for "${pids[@]:rerun}" ||
-		    { cat -- "$t/ordered.err" >&2; exit 1; }
-	fi
-	wait_for "${pids[@]:0:unordered}"
-	pids=()
-	# Every reader did its work: the kernels tell whether an empty
-	# kernel-exec trace is nsys's skip or a failed export.
-	local shownk showng
-	h3_shown showng "$gpu"
-	if [ "$skipped" -eq 1 ] &&
-	    grep -q "^gpu\.kind\.kernel\.count$tab" -- "$t/gpu.facts"; then
-		h3_shown shownk "$kexec"
-		h3_die "$shownk: empty (0 bytes), but the GPU trace $showng" \
-		    "has kernels: a failed export (nsys leaves a kernel-exec" \
-		    "trace empty only for a run without kernels); export it" \
-		    "again"
-	fi
-
-	# What the figures cannot show by themselves, said where it is seen.
-	# The export's facts go in the report only where they tell something:
-	# several devices or processes, or graphs.
-	if [ "$extend" -eq 1 ]; then
-		local devfacts=("$t/device.facts") f key value
-		local launches=0 hidden=0 processes=0 devices=0
-		[ ! -f "$t/export.facts" ] || devfacts+=("$t/export.facts")
-		for f in "${devfacts[@]}"; do
-			while IFS=$tab read -r key value; do
-				case $key in
-				graphs.launches) launches=$value ;;
-				graphs.hidden) hidden=$value ;;
-				processes) processes=$value ;;
-				device.*.count)
-					key=${key#device.}
-					[[ ${key%.count} == *.* ]] ||
-					    ((++devices))
-					;;
-				esac
-			done <"$f"
-		done
-		[ "$hidden" -eq 0 ] || echo "$prog: $showng: $hidden of" \
-		    "$launches CUDA graph launches show none of their kernels" \
-		    "(nsys --cuda-graph-trace=graph): the component table" \
-		    "misses them; profile with --cuda-graph-trace=node to" \
-		    "see them" >&2
-		[ "$devices" -le 1 ] && [ "$processes" -le 1 ] ||
-		    echo "$prog: $showng: $devices devices and" \
-			"$((processes > 1 ? processes : 1)) processes in one" \
-			"trace: its figures sum them; see devices in the" \
-			"report" >&2
-		[ "$launches" -eq 0 ] && [ "$devices" -le 1 ] &&
-		    [ "$processes" -le 1 ] || facts+=("${devfacts[@]}")
-	fi
-
-	local gpufact kexecfact
-	h3_escape gpufact "$gpu"
-	h3_escape kexecfact "$kexec"
-	printf 'source.gpu_trace\t%s\nsource.kernel_exec_trace\t%s\n' \
-	    "$gpufact" "$kexecfact" >"$t/source.facts"
-	cat -- "$t/source.facts" "${facts[@]}"
+# h3_reduce [GOAL...]: make the goals (by default the report and the
+# page's products) by a make of reduce.mk's rules with the settings;
+# return its status.  Its messages go to $t/msg, as this script's (the
+# rules speak as h3report), without make's own "*** [...] Error" and
+# "Deleting file" lines.
+h3_reduce() {
+	local reducemk=$h3_libdir/../reduce.mk rc=0 line
+	[ -f "$reducemk" ] || reducemk=$h3_libdir/reduce.mk
+	# The make must not take the flags of a make that runs this script.
+	unset MAKEFLAGS MFLAGS MAKELEVEL
+	h3_wait make -rs --no-print-directory -f "$reducemk" "${settings[@]}" \
+	    "$@" 2>"$t/err" || rc=$?
+	while IFS= read -r line; do
+		case $line in
+		make*': *** ['*'] Error '*) ;;
+		make*': *** Deleting file '*) ;;
+		h3report:*) printf '%s\n' "$prog:${line#h3report:}" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$t/err" >"$t/msg"
+	return "$rc"
 }

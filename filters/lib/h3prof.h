@@ -573,6 +573,29 @@ void	 out_bystart(FILE *fp, const char *path);
 int	 out_bystart_dups(FILE *fp, const char *path, size_t dup[2]);
 
 /*
+ * record.c: the record of what a product was made from (h3prof(5),
+ * Records).  record_write writes to path, whole or not at all (out_open),
+ * the line "key<tab>KEY", then a line for each of the ninputs inputs and
+ * the nproducts products, in order: its kind, its identity, its path.
+ * An input whose modification or change time is later than since (ns;
+ * -1: none) was changed while it was read, and is recorded as "changed",
+ * which no identity matches.  A path with a tab or newline, or a file
+ * that cannot be examined, exits 1.
+ * record_identity writes in buf, and returns, the identity of the file
+ * at path as a record holds it: device, inode, size, modification and
+ * change times in ns, tab-separated; "missing" for no file; "changed" as
+ * above; NULL for another error, errno set.
+ * mtime_ns is the modification time of path in ns, or exits 1.
+ */
+#define RECORD_IDMAX	128	/* five numbers and their tabs */
+void	 record_write(const char *path, const char *key, int64_t since,
+	    const char *const *inputs, size_t ninputs,
+	    const char *const *products, size_t nproducts);
+const char *record_identity(const char *path, int64_t since,
+	    char buf[RECORD_IDMAX]);
+int64_t	 mtime_ns(const char *path);
+
+/*
  * jsondoc.c: a JSON document held whole, read into a tree of its values.
  *
  * jsondoc_parse reads the one value in the len bytes at text, which a NUL
