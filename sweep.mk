@@ -9,9 +9,8 @@
 #	    [GPUS=N] [HALT=now|soon|never] [SWEEPDIR=dir]
 #	make reports SLURM=1 [-j N] ...
 #
-# h3sweep(1) says what each setting does, and README how to use them.
-# pipeline.mk includes this file; it needs GNU make 4.3 or later, bash,
-# jq, and GNU parallel for make sweep.
+# h3prof(7) says what each setting does, h3sweep(1) and h3profile(1) the
+# rest.  pipeline.mk includes this file; make sweep needs GNU parallel.
 
 # Run alone (make -f sweep.mk), this file is read through pipeline.mk, so
 # that a mistyped setting (GPU=2 for GPUS=2) is an error there too.  The
