@@ -1,6 +1,6 @@
 # scope.mk: check the scope of a reduction, RANGE [SKIP] or WINDOW (see
 # pipeline.mk), before any run is reduced, and name the directory of its
-# products, h3_scopetag.  pipeline.mk and reduce.mk both include it.  A
+# products, h3_scopetag.  mk/settings.mk and reduce.mk both include it.  A
 # caller that has set h3_scopetag has checked the scope already, and the
 # checks that start a shell are skipped.
 RANGE ?=

@@ -1,5 +1,5 @@
 # h3stop.sh: the signal traps of a sweep's recipe shell (POSIX sh: dash
-# or bash), which sources it; pipeline.mk's h3_trap and h3_bg write the
+# or bash), which sources it; mk/steps.mk's h3_trap and h3_bg write the
 # recipe:
 #
 #	h3_step=TARGET h3_stopfile=REPORTS/.interrupted.PID
