@@ -1,20 +1,22 @@
-# h3prof: build the filters, test them, benchmark them, and (through
-# pipeline.mk) reduce trace directories to reports.
+# h3prof: build, test and benchmark the filters, and (through pipeline.mk)
+# reduce trace directories to reports.
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DELETE_ON_ERROR:
 .SUFFIXES:
 
-# The paths below are relative to the checkout, this file's directory.
-# Run from another directory (make -f CHECKOUT/Makefile reports), make
-# takes the sweep's goals from pipeline.mk, which finds the checkout's
-# build itself, and runs the build's goals in the checkout.
+# This file's settings, which pipeline.mk must not take for a mistyped
+# setting of its own.
+H3PROF_KNOWN := PREFIX DESTDIR SAN BUILD BENCH_RUNS BENCH_BIG FUZZ_SECONDS \
+	FUZZ_BUILD FUZZ_CC
+
+# The paths below are relative to the checkout.  Run from elsewhere
+# (make -f CHECKOUT/Makefile), the build's goals run in the checkout
+# and the sweep's come from pipeline.mk.
 h3_checkout := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 ifneq ($(realpath $(h3_checkout)),$(realpath $(CURDIR)))
 all check bench install clean:
 	+$(MAKE) -C '$(h3_checkout)' $@
-H3PROF_KNOWN := PREFIX DESTDIR SAN BUILD BENCH_RUNS BENCH_BIG FUZZ_SECONDS \
-	FUZZ_BUILD FUZZ_CC
 include $(h3_checkout)/pipeline.mk
 else
 PREFIX ?= /usr/local
@@ -44,7 +46,8 @@ LIBS_sqlite2intervals := -lsqlite3
 LIBS_nvtxranges := -lcsv -lsqlite3
 LIBS_exportinfo := -lsqlite3
 
-# The filters look for their rules in ../share/h3prof beside their bindir.
+# The classify rules, where the filters look for them: ../share/h3prof
+# beside their bin directory.
 RULES := $(BUILD)/share/h3prof/h3.rules
 
 all: $(PROGS) $(RULES)
@@ -72,31 +75,26 @@ $(BIN)/%: filters/%.c filters/lib/h3prof.h $(LIB)
 SRCS_sweepsum := $(wildcard filters/sweepsum/*.c)
 $(BIN)/sweepsum: $(SRCS_sweepsum) filters/sweepsum/sweepsum.h
 
-check: all
-	BIN=$(abspath $(BIN)) tests/run
-
-# Test and benchmark tools (tests/): the synthetic trace generator, which
-# tests/gentrace.test and dev/make-samples run, and the libcsv floor.
-$(BUILD)/gentrace: tests/gentrace.c
+# Test and benchmark tools: the synthetic trace generator (tests and
+# dev/make-samples) and the libcsv speed floor (benchmarks).
+LIBS_csvfloor := -lcsv
+$(BUILD)/gentrace $(BUILD)/csvfloor: $(BUILD)/%: tests/%.c
 	@mkdir -p $(@D)
-	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBS_$*)
 
-$(BUILD)/csvfloor: tests/csvfloor.c
-	@mkdir -p $(@D)
-	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lcsv
-
-# csv2intervals without its fast path, which tests/csv2intervals.test and
-# the fuzz target csvpaths hold the fast path to.
+# csv2intervals without its fast path: the tests and the fuzzer compare
+# the fast path with it.
 $(BUILD)/csv2intervals-nofast: filters/csv2intervals.c filters/lib/h3prof.h $(LIB)
 	@mkdir -p $(@D)
 	$(h3_Q)$(call h3_echo,cc)$(CC) $(H3CFLAGS) -DH3_NO_FASTPATH $(CFLAGS) \
 	    $(LDFLAGS) -o $@ $< \
 	    $(LIB) $(LIBS_csv2intervals) -lm
 
-check: $(BUILD)/gentrace $(BUILD)/csv2intervals-nofast
+check: all $(BUILD)/gentrace $(BUILD)/csv2intervals-nofast
+	BIN=$(abspath $(BIN)) tests/run
 
-# Timings against the reference and the libcsv floor; BENCH_RUNS,
-# BENCH_BIG=0: see dev/bench.
+# Timings against the reference and the libcsv floor; see dev/bench for
+# BENCH_RUNS and BENCH_BIG.
 bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) dev/bench
 	BUILD=$(abspath $(BUILD)) dev/bench-rss
@@ -106,14 +104,9 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 	BUILD=$(abspath $(BUILD)) dev/bench-account
 	BUILD=$(abspath $(BUILD)) dev/bench-makerun
 
-# Installed, the programs a user runs are in PREFIX/bin; the filters,
-# whose names (merge, tally...) are any package's, in
-# PREFIX/libexec/h3prof/bin, which the scripts and pipeline.mk find, and
-# their manuals in PREFIX/share/h3prof/man; the rules, pipeline.mk,
-# reduce.mk, sweep.mk, scope.mk and the scripts' libraries (h3lib.sh,
-# h3stop.sh, the .jq and .awk programs) in PREFIX/share/h3prof.
-# A filter finds its rules in ../share/h3prof beside its directory: there
-# a link leads to the one copy.
+# make install: the layout that README's Install section describes.  The
+# link in libexec/h3prof/share lets the filters find the one copy of the
+# rules.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
 	scripts/h3summary scripts/h3profile scripts/h3sweep scripts/h3compare \
 	scripts/h3runpage scripts/h3index
@@ -137,17 +130,13 @@ install: all
 
 include fuzz/fuzz.mk
 
-# What make says (pipeline.mk's V and -s): a line a step, as Kbuild.
+# The line a step prints in a quiet build (pipeline.mk's V), as in Kbuild.
 h3_quiet_cc = '  CC      %s\n' '$@'
 h3_quiet_ar = '  AR      %s\n' '$@'
 h3_quiet_cp = '  CP      %s\n' '$@'
 
-# Sweeps: make reports [TRACES='runs/*'] [OUT=dir] [REPORTS=dir] [-j N] [-k];
-# see pipeline.mk.  It runs the filters of this build, and takes this
-# file's settings on the command line too.
+# Sweeps (make reports, see pipeline.mk) run the filters of this build.
 H3PROF_BIN = $(BIN)
-H3PROF_KNOWN := PREFIX DESTDIR SAN BUILD BENCH_RUNS BENCH_BIG FUZZ_SECONDS \
-	FUZZ_BUILD FUZZ_CC
 include pipeline.mk
 
 clean:

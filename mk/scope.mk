@@ -1,14 +1,13 @@
-# scope.mk: the scope of a reduction, RANGE [SKIP] or WINDOW (see
-# pipeline.mk), checked before any run is reduced, and the name of its
-# directory, h3_scopetag.  pipeline.mk and reduce.mk read it, so that both
-# take a scope alike; a caller that has set h3_scopetag (reduce.mk, given
-# its caller's SCOPE_TAG) has checked the scope: what takes a shell is
-# not done again.
+# scope.mk: check the scope of a reduction, RANGE [SKIP] or WINDOW (see
+# pipeline.mk), before any run is reduced, and name the directory of its
+# products, h3_scopetag.  mk/settings.mk and reduce.mk both include it.  A
+# caller that has set h3_scopetag has checked the scope already, and the
+# checks that start a shell are skipped.
 RANGE ?=
 SKIP ?=
 WINDOW ?=
-# $(call h3_without,CHARS,TEXT): TEXT less every character of the list
-# CHARS.
+# $(call h3_without,CHARS,TEXT): TEXT without any of the characters in
+# the list CHARS.
 h3_without = $(if $1,$(call h3_without,$(wordlist 2,$(words $1),$1),$(subst \
     $(firstword $1),,$2)),$2)
 h3_digits := 0 1 2 3 4 5 6 7 8 9
@@ -26,7 +25,7 @@ $(error RANGE=$(RANGE) and WINDOW=$(WINDOW): a report is scoped by ranges \
     or by time, not both)
 endif
 endif
-# SKIP is digits, at most 18, as every count of h3prof (64 bits).
+# SKIP is at most 18 digits, so that it fits in 64 bits.
 ifneq ($(strip $(call h3_without,$(h3_digits),$(SKIP)))$(word 2,$(SKIP)),)
 $(error SKIP=$(SKIP): not a count of instances)
 endif
@@ -38,9 +37,9 @@ $(error SKIP=$(SKIP): not a count of instances (at most 18 digits))
 endif
 
 ifeq ($(h3_scopetag),)
-# WINDOW is START:END, each whole ns (at most 18 digits) or a percentage
-# of at most 100, and ends after it starts where both are of one kind,
-# as inwindow(1) takes it.
+# WINDOW is START:END as inwindow(1) takes it: each whole ns (at most 18
+# digits) or a percentage up to 100; if both are of one kind, END is not
+# before START.
 ifneq ($(WINDOW),)
 h3_windowbad := $(shell awk -v w='$(WINDOW)' 'BEGIN { \
     n = split(w, b, ":"); if (n != 2 || w ~ /[[:space:]]/) { print "form"; exit } \
@@ -62,11 +61,11 @@ ifeq ($(h3_windowbad),order)
 $(error WINDOW=$(WINDOW): the window ends before it starts)
 endif
 endif
-# A scoped reduction's products go to a directory of their own inside the
-# run's, scope.TAG: TAG is the scope in file-name characters, then the
-# checksum of it exact (RANGE='a*' and 'a?' are two scopes), so that each
-# scope keeps its reports and the unscoped report is never overwritten.
-# Empty without a scope.
+# The directory in the run's for the products of a scoped reduction,
+# empty without a scope: scope.NAME.SUM, where NAME is the scope in safe
+# file-name characters and SUM its checksum, which tells apart scopes
+# that NAME does not (RANGE='a*' and RANGE='a?').  So no scope overwrites
+# the reports of another, or the unscoped ones.
 h3_scopetag := $(if $(RANGE)$(WINDOW),$(shell s='$(if $(RANGE),range-$(RANGE)$(if \
     $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; printf 'scope.%s.%s' \
     "$$(printf '%s' "$$s" | tr -c 'A-Za-z0-9._-' _ | cut -c1-48)" \

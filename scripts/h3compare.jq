@@ -1,7 +1,7 @@
 # h3compare.jq: the jq programs of h3compare(1), each a definition that
 # h3compare calls by name after `include "h3compare";` (h3lib.sh's h3_jq
-# finds it): sweep, configs, figures, absent, settings, compare and
-# markdown.
+# finds it): sweep, configs, figures, gated_absent, settings, compare,
+# markdown and said.
 include "h3";
 
 # A name as figure lines hold it: escaped as h3prof(5) escapes names.
@@ -119,6 +119,13 @@ def absent($figures; $same):
 	| $figures[] | . as $f
 	| select([$r | figure($f)] == [])
 	| {key: $k, figure: $f, run: $name};
+
+# A sweep, new, and figdiff's output $cmp -> absent's {key, figure, run}
+# for each figure that gates in $cmp: the gate fails on them.
+def gated_absent($cmp; $same):
+	([$cmp | split("\n")[] | split("\t")
+	    | select(length > 2 and gates(.[1]; .[2])) | .[1]] | unique) as $gated
+	| absent($gated; $same);
 
 # The settings that are not the default, $given, as h3compare gathers
 # them (lines of setting, value and origin, tab-separated), and the lines
@@ -460,3 +467,12 @@ def markdown($max):
 	    + "  Only explain: \($n.explaining) figures "
 	    + "(maxima, percentiles, counts, shares and kernels, unless the "
 	    + "tolerance file gates them).";
+
+# compare.json -> what h3compare says last: on stderr, the scopes of base
+# and new if they differ and may not; then whether the gate passed.
+def said($prog):
+	(select(.scopes_differ and (.scopes_may_differ | not))
+	| "\($prog): base \(.base.path | shown) is \(.base.scope
+	    | scope_phrase); new \(.new.path | shown) is \(.new.scope
+	    | scope_phrase): compare reports of one scope, or set SCOPES=differ"
+	    + " (h3compare -d)"), .passed;

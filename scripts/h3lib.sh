@@ -303,3 +303,22 @@ h3_reduce() {
 	done <"$t/err" >"$t/msg"
 	return "$rc"
 }
+
+# h3_needgnuplot: exit 1, saying what to do, if gnuplot is not installed.
+h3_needgnuplot() {
+	command -v gnuplot >/dev/null || h3_die "gnuplot: no such command: the" \
+	    "pages' charts need it: install it (apt-get install gnuplot-nox, or" \
+	    "dev/install-deps), or skip the pages (make reports HTML=0)"
+}
+
+# h3_draw: have gnuplot draw in $t the charts of the page stream
+# $t/stream (its G lines).  Its warnings are of charts it draws all the
+# same, so they are shown only if it fails.
+h3_draw() {
+	sed -n 's/^G//p' -- "$t/stream" >"$t/charts.gp"
+	[ -s "$t/charts.gp" ] || return 0
+	(cd -- "$t" && gnuplot charts.gp 2>gnuplot.err) || {
+		cat -- "$t/gnuplot.err" >&2
+		h3_die "gnuplot failed to draw the charts"
+	}
+}

@@ -1,46 +1,40 @@
-# h3stop.sh: what a recipe of pipeline.mk does when make is interrupted.
-# Sourced by the recipe's shell (POSIX sh: dash or bash), which then runs
-# its step in the background and waits for it (a shell defers its traps
-# until a foreground command ends), as pipeline.mk's h3_trap and h3_bg
-# write it:
+# h3stop.sh: the signal traps of a sweep's recipe shell (POSIX sh: dash
+# or bash), which sources it; mk/steps.mk's h3_trap and h3_bg write the
+# recipe:
 #
 #	h3_step=TARGET h3_stopfile=REPORTS/.interrupted.PID
 #	h3_discard() { rm -f -- ...; }
 #	. h3stop.sh && ... { h3_job=starting; COMMAND & h3_job=$!;
 #	    wait "$h3_job"; ... }
 #
-# On SIGHUP, SIGINT or SIGTERM the shell ends the step at once: SIGTERM to
-# h3_job and every process under it, which do not all get the signal
-# themselves (make passes SIGTERM on to its jobs' shells alone, and a
-# background command ignores Ctrl-C's SIGINT), waits for it, and runs
-# h3_discard.  Then, if make is dying of the signal too, it says once for
-# the whole make that the sweep was interrupted and exits 0, so that
-# make, which dies once its jobs are done, says no "Interrupt" or "Error"
-# line of its own; else (a signal to the job's shell alone) the step
-# fails, saying so.  Once: the job whose trap makes h3_stopfile first
-# (with noclobber, an O_EXCL open) says it and removes the file; the
-# others say nothing.  Nothing here starts a process but an rm or two,
-# and only on a signal.
+# The step runs in the background because a shell runs its traps only
+# once its foreground command ends.  On SIGHUP, SIGINT or SIGTERM the
+# trap ends the step and everything under it (make signals only its
+# jobs' shells, and a background command ignores Ctrl-C's SIGINT), runs
+# h3_discard, and then:
+# - if make itself is dying of the signal, exits 0, so that make adds no
+#   "Interrupt" or "Error" line, and the first job to create h3_stopfile
+#   says once for the whole sweep that it was interrupted;
+# - else the step fails, saying it was stopped.
+# Nothing here starts a process unless a signal comes.
 
 h3_job=
 
-# h3_stop SIGNAL: the trap of signal number SIGNAL.
+# h3_stop SIGNAL: the trap for signal number SIGNAL.
 h3_stop() {
 	trap '' HUP INT TERM
 	h3_first=
-	# (true, not :, which as a special builtin would take the shell
-	# with it when the file is there.)
+	# noclobber makes the open exclusive: only one job creates the file.
+	# (true, not :, as a failing special builtin would end the shell.)
 	[ ! -d "${h3_stopfile%/*}" ] ||
 	    { set -C; true >"$h3_stopfile"; } 2>/dev/null && h3_first=1
-	# A signal between the start of the step and the assignment of its
-	# PID, which a shell handles once the command that starts it ends,
-	# finds the step in $! (or none yet, the recipe's first: $! is empty).
+	# A signal that comes before the step's PID is known finds it in $!
+	# (empty if the step was the recipe's first).
 	[ "$h3_job" != starting ] || h3_job=${!-}
 	if [ -n "$h3_job" ]; then
 		h3_tree "$h3_job"
 		kill $h3_pids 2>/dev/null
-		# (A step that dies of the signal, as make does, is no news:
-		# the shell's "Terminated" goes.)
+		# The step dies of the signal, as expected: no "Terminated".
 		wait "$h3_job" 2>/dev/null
 	fi
 	h3_discard
@@ -58,10 +52,9 @@ trap 'h3_stop 1' HUP
 trap 'h3_stop 2' INT
 trap 'h3_stop 15' TERM
 
-# h3_tree PID: set h3_pids to PID and every process under it, from the
-# parent of each process in /proc/N/stat (to PID alone without /proc).
-# (A process whose name holds a blank has another field fourth, which
-# is no number: it is no match.)
+# h3_tree PID: set h3_pids to PID and all its descendants, found from the
+# parent field of each /proc/N/stat (PID alone without /proc).  (A
+# process name with a blank shifts the fields: that process is skipped.)
 h3_tree() {
 	h3_pids=" $1 "
 	h3_more=1
@@ -78,11 +71,11 @@ h3_tree() {
 	done
 }
 
-# h3_dying SIGNAL: whether make, the parent of this shell, is dying of
-# signal number SIGNAL: it no longer catches it, as GNU make's handler of
-# a fatal signal sets it back to the default first (from the SigCgt mask
-# of /proc/PID/status, its low 32 bits).  Where that cannot be read, it is
-# taken to be.
+# h3_dying SIGNAL: whether make, this shell's parent, is dying of signal
+# number SIGNAL.  GNU make resets a fatal signal to its default before it
+# dies, so it no longer catches it (the low 32 bits of the SigCgt mask in
+# /proc/PID/status).
+# If that cannot be read, make is taken to be dying.
 h3_dying() {
 	h3_caught=
 	while read -r h3_k h3_v; do
