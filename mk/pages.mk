@@ -34,7 +34,7 @@ $(eval $(foreach i,$(h3_ids),$$(h3_pagedir)/$$(h3_name_$i).html: \
     $$(h3_json_$i)$(h3_nl)$$(h3_pagedir)/$$(h3_name_$i).html: private \
     h3_pagerun := $i$(h3_nl)))
 endif
-$(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq) \
+$(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq h3runpage.awk) \
 	$(h3_pagelibs) $(h3_mkfiles)
 	$(eval h3_pagequeue += $(h3_pagerun))
 
