@@ -111,7 +111,7 @@ bench: all $(BUILD)/gentrace $(BUILD)/csvfloor
 # PREFIX/libexec/h3prof/bin, which the scripts and pipeline.mk find, and
 # their manuals in PREFIX/share/h3prof/man; the rules, pipeline.mk,
 # reduce.mk, sweep.mk, scope.mk and the scripts' libraries (h3lib.sh,
-# h3stop.sh, the .jq and .awk programs) in PREFIX/share/h3prof.
+# h3stop.sh, h3runerr.sh, the .jq and .awk programs) in PREFIX/share/h3prof.
 # A filter finds its rules in ../share/h3prof beside its directory: there
 # a link leads to the one copy.
 SCRIPTS := scripts/summarize_nsys_profile scripts/h3facts scripts/h3report \
@@ -126,7 +126,7 @@ install: all
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PROGS) $(LIBEXEC)/bin
 	install -m 644 rules/h3.rules pipeline.mk reduce.mk sweep.mk \
-	    scripts/h3lib.sh scripts/h3stop.sh $(wildcard scripts/*.jq scripts/*.awk) $(SHARE)/h3prof
+	    scripts/h3lib.sh scripts/h3stop.sh scripts/h3runerr.sh $(wildcard scripts/*.jq scripts/*.awk) $(SHARE)/h3prof
 	install -m 644 mk/*.mk $(SHARE)/h3prof/mk
 	ln -sf ../../../../share/h3prof/h3.rules $(LIBEXEC)/share/h3prof/h3.rules
 	install -m 644 $(FILTERS:%=filters/%.1) $(SHARE)/h3prof/man/man1
