@@ -25,28 +25,25 @@ h3_reportfiles := report.json $(h3_tables)
 h3_here = $(foreach f,$1,'$(@D)/$f')
 
 # Each run's report, by one shell: it runs the make of reduce.mk's rules
-# (h3_reduce), then fresh (h3_record_inputs), and nothing else unless the
-# run fails; then it reads h3runerr.sh, which writes the error record.
-# Interrupted (h3_trap), it keeps nothing of the run.  The run's page, and
-# a report.html of an older h3prof, go first: they show the old report.
+# (h3_reduce), then fresh (h3_record_inputs), and starts nothing else
+# unless the run fails (h3_failed).  Interrupted (h3_trap), it keeps
+# nothing of the run.  The run's page, and a report.html of an older
+# h3prof, go first: they show the old report.
 $(h3_jsons): $(h3_tools)
 	$(h3_Q)$(call h3_trap,rm -rf -- $(call h3_here,$(h3_reportfiles) \
 	    report.inputs) $(h3_hiddenfiles) $${h3_e:+"$$h3_e"} \
 	    '$(h3_spare).$(h3_pid)')$(if $(h3_quiet),$(h3_count)$(h3_clock) )$(if \
 	    $(h3_out)$(h3_scopetag),$(call h3_mkdir,$(@D)) && )for p in \
 	    '$(h3_page)' '$(@D)/report.html'; do [ ! -e "$$p" ] && \
-	    [ ! -L "$$p" ] || rm -f -- "$$p"; done && \
-	    { [ -w '$(@D)' ] || $(call h3_runerr,h3_unwritable '$(@D)'); } && \
-	    h3_at= h3_e="$${TMPDIR:-/tmp}/h3prof.reduce.$(h3_runname).$(h3_pid)" && \
-	    if $(h3_nolinks) && $(h3_reduce); then $(h3_reduced); else \
+	    [ ! -L "$$p" ] || rm -f -- "$$p"; done && h3_at= h3_e= && \
+	    if [ -w '$(@D)' ] && h3_e="$${TMPDIR:-/tmp}/$(h3_errname)" && \
+	    $(h3_nolinks) && $(h3_reduce); then $(h3_reduced); else \
 	    $(h3_failed); fi && \
 	    $(h3_record_inputs) && \
 	    { $(if $(h3_quiet),$(h3_took) $(call h3_echo,report)) :; } || \
 	    { rm -rf -- $(call h3_here,report.inputs $(h3_tables)) \
 	    $(h3_hiddenfiles); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
-# $(call h3_runerr,COMMAND): COMMAND, a function of h3runerr.sh.
-h3_runerr = { . '$(dir $(h3_lib))h3runerr.sh' && $1; }
 
 # The record of what the report was made from, RUN/report.inputs: the
 # key, h3_in, and the identity of each input (the run's files, the
@@ -58,11 +55,10 @@ h3_record_inputs = '$(H3PROF_BIN)/fresh' -k '$(h3_in)' -r '$@' $(foreach \
     '$(@D)/report.inputs' -- $(foreach f,$(h3_inputs) $(h3_tools),'$f')
 
 # The make of reduce.mk's rules that reduces the run, with its settings
-# (h3_args), none of this make's flags (MAKEFLAGS=) and its messages in
-# h3_e.  It makes every step (-B), as only this make knows that the
-# products of before are stale; they stay until the new ones replace them
-# (KEEP_OLD).  Its files in between are named by this make (h3_hidden).
-# The shell tells it whether the kernel-exec trace is empty (SKIPPED).
+# (h3_args), none of this make's flags and its messages in h3_e.  It makes
+# every step (-B): only this make knows that the products of before are
+# stale; they stay until the new ones replace them (KEEP_OLD).  The shell
+# tells it whether the kernel-exec trace is empty (SKIPPED).
 h3_reduce = $(eval h3_chained := yes)$(if $(h3_kexec),{ h3_skip=; [ -s \
     '$(h3_kexec)' ] || h3_skip='$(h3_rundir)'; } && )$(call \
     h3_bg,MAKEFLAGS= $(h3s_step) '$(MAKE)' -rB$(if $(h3_quiet)$(h3_silent),s) \
@@ -75,11 +71,11 @@ h3_reduce = $(eval h3_chained := yes)$(if $(h3_kexec),{ h3_skip=; [ -s \
 h3_reduced = { [ ! -s "$$h3_e" ] || cat -- "$$h3_e" >&2; } && { [ ! -e \
     '$(@D)/report.err' ] && [ ! -e '$(h3_spare)' ] || rm -f -- \
     '$(@D)/report.err' '$(h3_spare)'; }
-# After a reduction that failed: the run's error record (see h3runerr.sh).
-# (Not in the recipe's text, where $$(MAKE) would run it under make -n.)
-h3_failed = $(call h3_runerr,h3_failed '$(@D)' \
+# After a run that failed: why, by h3runerr.sh, read only then.  (Not in
+# the recipe, where make -n would run it for its $$(MAKE).)
+h3_failed = { . '$(dir $(h3_lib))h3runerr.sh' && h3_failed '$(@D)' \
     '$(h3_dir)/$(h3_hidden)report.err' '$(h3_spare)' '$(h3_pid)' '$(MAKE)' \
-    $(h3_hiddenfiles) $(call h3_here,$(h3_reportfiles)))
+    $(h3_hiddenfiles) $(call h3_here,$(h3_reportfiles)); }
 # A link to no file among the run's files fails the run, naming it
 # (reduce.mk would say "No rule to make target" of another file).
 h3_nolinks = { h3_ok=1; for h3_f in $(foreach f,$(h3_inputs),'$f'); do \
@@ -91,16 +87,17 @@ h3_dir = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))
 # The run that reduce.mk reduces; a scope's products are in its scope.TAG.
 h3_rundir = $(if $(h3_scopetag),$(patsubst \
     %/$(h3_scopetag),%,$(h3_dir)),$(h3_dir))
-# The start of the names of this make's files in between in a run; those
-# files, and their filters' temporary files (.NAME.*).
+# The start of the names of this make's files in between in a run (two
+# makes of one sweep keep apart); those files, and their filters'.
 h3_hidden = .reduce.$(h3_pid).
 h3_hiddenfiles = '$(h3_dir)/$(h3_hidden)'* '$(h3_dir)/.$(h3_hidden)'*
 # A failed run's error record where RUN/report.err finds no room (read
 # by sweepsum, removed by the run's next reduction).
 h3_spare = $(h3_reports)/errors/$(h3_runname).err
-# The messages of the runs' reductions (h3_e), in TMPDIR, which a full
-# disk in a run's directory cannot hide: the summary removes them all if a
-# run was reduced (h3_chained), a process a sweep, not one a run.
+# The messages of a run's reduction, in TMPDIR, which a full disk in the
+# run's directory cannot hide.  The summary removes them all (h3_errfiles)
+# if a run was reduced (h3_chained): a process a sweep, not one a run.
+h3_errname = h3prof.reduce.$(h3_runname).$(h3_pid)
 h3_chained :=
 h3_errfiles = "$${TMPDIR:-/tmp}"/h3prof.reduce.*.$(h3_pid) $(h3_deaderrs)
 
@@ -157,7 +154,7 @@ define h3_exporting
     'pipeline.mk: $<: an nsys report is read through its SQLite export, ' \
     'which needs nsys, and $(NSYS) is no command: put nsys on the PATH or ' \
     'name it in NSYS=, or export it where nsys is (nsys export --type sqlite) and put $(@F) beside it' | \
-    tee -- '$(h3_errfile)' >&2; rm -f -- '$(h3_errfile:.err=.json)' $(h3_products); exit 1; }
+    tee -- '$(h3_errfile)' >&2; rm -f -- $(h3_products); exit 1; }
 $(h3_Q)$(call h3_trap,rm -f -- '$(h3_tmp).sqlite' '$(h3_tmp).err')$(call \
     h3_echo,export)$(call h3_bg,'$(NSYS)' export --type sqlite --quiet true \
     --force-overwrite true --output '$(h3_tmp).sqlite' \
@@ -165,11 +162,11 @@ $(h3_Q)$(call h3_trap,rm -f -- '$(h3_tmp).sqlite' '$(h3_tmp).err')$(call \
     cat -- '$(h3_tmp).err' >&2; \
     echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$(h3_tmp).err'; \
     mv -f -- '$(h3_tmp).err' '$(h3_errfile)'; rm -f -- '$(h3_tmp).sqlite' \
-    '$(h3_errfile:.err=.json)' $(h3_products); exit 1; }
+    $(h3_products); exit 1; }
 @rm -f -- '$(h3_tmp).err' && mv -f -- '$(h3_tmp).sqlite' '$@'
 endef
 h3_quiet_export = '  EXPORT  %s\n' '$@'
-# The products of the report of the export's run, which go with it.
-h3_products = $(foreach f,$(h3_tables),'$(h3_errfile:report.err=$f)')
+# The products of the export's run, which go with it.
+h3_products = $(foreach f,$(h3_reportfiles),'$(h3_errfile:report.err=$f)')
 %.sqlite: %.nsys-rep
 	$(h3_exporting)

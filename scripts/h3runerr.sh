@@ -1,42 +1,33 @@
-# h3runerr.sh: the error record of a run that failed, for the rule of a
-# run's report (mk/report.mk), whose shell (POSIX sh) sources this file
-# only then: a run that succeeds spends nothing on it.
+# h3runerr.sh: why a run failed, and its error record, for the rule of a
+# run's report (mk/report.mk), whose shell (POSIX sh) reads it only then.
 
-# h3_unwritable DIR: fails, saying why DIR, a run's product directory,
-# cannot take the run's products.
-h3_unwritable() {
-	[ -d "$1" ] && set -- "$1: not writable (read-only?): write the reports elsewhere, as make reports OUT=DIR does" ||
-	    set -- "$1: no such directory"
-	printf 'pipeline.mk: %s\n' "$1" >&2
-	return 1
-}
-
-# h3_failed DIR TEMP SPARE PID MAKE FILE...: fails, having written the
-# error record of a run whose reduction failed.  FILE... (the run's
-# products and files in between) and its records of before go first, to
-# free their space on a full disk.  The record is shown, then written to
-# TEMP and renamed DIR/report.err; where that fails, it goes to SPARE by
-# SPARE.PID, and h3_at names SPARE for the run's line.  MAKE: the make
-# that reduced the run.
+# h3_failed DIR TEMP SPARE PID MAKE FILE...: fails, saying why the run
+# whose products go to DIR failed.  DIR was not writable (h3_e is empty);
+# or its error record is shown, FILE... (its products and files in
+# between) and its records of before go, to free their space on a full
+# disk, and the record is written to TEMP and renamed DIR/report.err, or
+# else to SPARE by SPARE.PID, which h3_at then names.  MAKE reduced it.
 h3_failed() {
 	h3_run=$1 h3_temp=$2 h3_spare=$3 h3_pid=$4 h3_make=${5##*/}
 	shift 5
+	if [ -z "$h3_e" ]; then
+		h3_why='no such directory'
+		[ ! -d "$h3_run" ] || h3_why='not writable (read-only?): write the reports elsewhere, as make reports OUT=DIR does'
+		printf 'pipeline.mk: %s: %s\n' "$h3_run" "$h3_why" >&2
+		return 1
+	fi
 	rm -rf -- "$@" "$h3_run/report.err" "$h3_spare"
 	h3_errors >&2
-	h3_put "$h3_run/report.err" "$h3_temp" || {
-		mkdir -p -- "${h3_spare%/*}" &&
-		    h3_put "$h3_spare" "$h3_spare.$h3_pid" && h3_at=$h3_spare
+	h3_errors 2>/dev/null >"$h3_temp" && mv -f -- "$h3_temp" "$h3_run/report.err" || {
+		rm -f -- "$h3_temp"
+		mkdir -p -- "${h3_spare%/*}" && h3_errors 2>/dev/null >"$h3_spare.$h3_pid" &&
+		    mv -f -- "$h3_spare.$h3_pid" "$h3_spare" && h3_at=$h3_spare ||
+		    rm -f -- "$h3_spare.$h3_pid"
 		printf 'pipeline.mk: %s: cannot be written (is the disk full?): the error above is %s\n' \
 		    "$h3_run/report.err" "${h3_at:+recorded in }${h3_at:-not recorded}" >&2
 	}
 	rm -f -- "$h3_e"
 	return 1
-}
-
-# h3_put FILE TEMP: writes the record to TEMP and renames it FILE, or
-# fails, leaving neither: a record is kept whole or not at all.
-h3_put() {
-	h3_errors 2>/dev/null >"$2" && mv -f -- "$2" "$1" || { rm -f -- "$2"; false; }
 }
 
 # h3_errors: prints the record: the reduction's messages (in the file
