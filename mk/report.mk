@@ -8,6 +8,8 @@ $(addprefix $(H3PROF_BIN)/,$(basename $(notdir $(wildcard \
     $(H3PROF_DIR)filters/*.c)))) &:
 	+$(MAKE) -C '$(or $(H3PROF_DIR),.)' --no-print-directory all
 endif
+# The summary's script, and the scripts' library, beside which are the
+# files that recipes source (h3stop.sh, h3runerr.sh).
 h3_summary := $(H3PROF_SCRIPTS)/h3summary
 h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
 	$(H3PROF_DIR)h3lib.sh))
@@ -118,9 +120,10 @@ h3_count = $(eval h3_started += x)$(eval h3_nth := $(words $(h3_started)))
 # digits.  (Not with V=1 or -s, which print no count.)
 ifneq ($(h3_quiet),)
 h3_planned :=
-$(foreach j,$(h3_jsons),$(dir $j)./$(notdir $j)): $(h3_tools)
+h3_plans := $(foreach j,$(h3_jsons),$(dir $j)./$(notdir $j))
+$(h3_plans): $(h3_tools)
 	$(eval h3_planned += x)
-h3-plan: $(foreach j,$(h3_jsons),$(dir $j)./$(notdir $j))
+h3-plan: $(h3_plans)
 	$(eval h3_total := $(words $(h3_planned)))$(eval h3_width := \
 	    $(h3_total))$(foreach d,0 1 2 3 4 5 6 7 8 9,$(eval h3_width := \
 	    $(subst $d,$d ,$(h3_width))))$(eval h3_width := $(words $(h3_width)))
@@ -158,11 +161,9 @@ define h3_exporting
 $(h3_Q)$(call h3_trap,rm -f -- '$(h3_tmp).sqlite' '$(h3_tmp).err')$(call \
     h3_echo,export)$(call h3_bg,'$(NSYS)' export --type sqlite --quiet true \
     --force-overwrite true --output '$(h3_tmp).sqlite' \
-    '$(patsubst -%,./-%,$<)' 2>'$(h3_tmp).err') || { \
-    cat -- '$(h3_tmp).err' >&2; \
-    echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$(h3_tmp).err'; \
-    mv -f -- '$(h3_tmp).err' '$(h3_errfile)'; rm -f -- '$(h3_tmp).sqlite' \
-    $(h3_products); exit 1; }
+    '$(patsubst -%,./-%,$<)' 2>'$(h3_tmp).err') || { cat -- '$(h3_tmp).err' >&2; \
+    echo 'pipeline.mk: $<: $(NSYS) export failed' >>'$(h3_tmp).err'; mv -f -- \
+    '$(h3_tmp).err' '$(h3_errfile)'; rm -f -- '$(h3_tmp).sqlite' $(h3_products); exit 1; }
 @rm -f -- '$(h3_tmp).err' && mv -f -- '$(h3_tmp).sqlite' '$@'
 endef
 h3_quiet_export = '  EXPORT  %s\n' '$@'
