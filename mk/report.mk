@@ -27,10 +27,10 @@ h3_reportfiles := report.json $(h3_tables)
 h3_here = $(foreach f,$1,'$(@D)/$f')
 
 # Each run's report, by one shell: it runs the make of reduce.mk's rules
-# (h3_reduce), then fresh (h3_record_inputs), and starts nothing else
-# unless the run fails (h3_failed).  Interrupted (h3_trap), it keeps
-# nothing of the run.  The run's page, and a report.html of an older
-# h3prof, go first: they show the old report.
+# (h3_reduce), then fresh (h3_record_inputs), and starts nothing else but
+# an rm of files of before, unless the run fails (h3_failed).  Interrupted
+# (h3_trap), it keeps nothing of the run.  The run's page, and a
+# report.html of an older h3prof, go first: they show the old report.
 $(h3_jsons): $(h3_tools)
 	$(h3_Q)$(call h3_trap,rm -rf -- $(call h3_here,$(h3_reportfiles) \
 	    report.inputs) $(h3_hiddenfiles) $${h3_e:+"$$h3_e"} \
@@ -74,7 +74,7 @@ h3_reduced = { [ ! -s "$$h3_e" ] || cat -- "$$h3_e" >&2; } && { [ ! -e \
     '$(@D)/report.err' ] && [ ! -e '$(h3_spare)' ] || rm -f -- \
     '$(@D)/report.err' '$(h3_spare)'; }
 # After a run that failed: why, by h3runerr.sh, read only then.  (Not in
-# the recipe, where make -n would run it for its $$(MAKE).)
+# the recipe, where make -n would run it for its $(MAKE).)
 h3_failed = { . '$(dir $(h3_lib))h3runerr.sh' && h3_failed '$(@D)' \
     '$(h3_dir)/$(h3_hidden)report.err' '$(h3_spare)' '$(h3_pid)' '$(MAKE)' \
     $(h3_hiddenfiles) $(call h3_here,$(h3_reportfiles)); }
