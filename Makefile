@@ -120,7 +120,7 @@ install: all
 	install -m 755 $(SCRIPTS) $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(PROGS) $(LIBEXEC)/bin
 	install -m 644 rules/h3.rules pipeline.mk reduce.mk sweep.mk \
-	    scripts/h3lib.sh scripts/h3stop.sh $(wildcard scripts/*.jq scripts/*.awk) $(SHARE)/h3prof
+	    scripts/h3lib.sh scripts/h3stop.sh scripts/h3runerr.sh $(wildcard scripts/*.jq scripts/*.awk) $(SHARE)/h3prof
 	install -m 644 mk/*.mk $(SHARE)/h3prof/mk
 	ln -sf ../../../../share/h3prof/h3.rules $(LIBEXEC)/share/h3prof/h3.rules
 	install -m 644 $(FILTERS:%=filters/%.1) $(SHARE)/h3prof/man/man1
