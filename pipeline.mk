@@ -30,12 +30,13 @@
 #
 # How a run flows: runs.mk finds RUN's trace and gives RUN/report.json a
 # rule; one fresh(1) at parse time names the stale reports; report.mk's
-# recipe runs a make of reduce.mk's rules, which execs the filters (a
-# trace reader, classify, tally, gapstat, account, timeline, topkernels,
-# reportjson; nvtxranges, inrange or inwindow for a scope) and puts report.json,
-# kernels.tsv, strip.tsv and gapbins.tsv in place; fresh records what the
-# report was made from in RUN/report.inputs, or the recipe writes
-# RUN/report.err.  summary.mk then runs h3summary (sweepsum) over
+# recipe, one sh, runs a make of reduce.mk's rules, which execs the
+# filters (a trace reader, classify, tally, gapstat, account, timeline,
+# topkernels, reportjson; nvtxranges, inrange or inwindow for a scope).
+# reportjson puts kernels.tsv, strip.tsv, gapbins.tsv and report.json in
+# place and records what they were made from in RUN/report.inputs.  A run
+# that fails gets RUN/report.err from scripts/h3runerr.sh, which the
+# recipe reads only then.  summary.mk then runs h3summary (sweepsum) over
 # runs.list, and pages.mk h3runpage and h3index.
 
 H3PROF_MK := $(lastword $(MAKEFILE_LIST))

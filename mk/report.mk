@@ -47,6 +47,10 @@ $(h3_jsons): $(h3_tools)
 	    $(h3_hiddenfiles); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
 
+# The list of runs first: a new one makes the runs' directories under OUT
+# with one mkdir, before any run would make its own.
+$(h3_jsons): | $(h3_list)
+
 # The make of reduce.mk's rules that reduces the run, with its settings
 # (h3_args), none of this make's flags and its messages in h3_e.  It makes
 # every step (-B): only this make knows that the products of before are
