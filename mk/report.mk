@@ -47,6 +47,13 @@ $(h3_jsons): $(h3_tools)
 	    $(h3_hiddenfiles); \
 	    $(call h3_echo,failed)$(if $(h3_keepgoing),:,exit 1); }
 
+# A run's line ends with the time it took, which bash tells without a
+# process (EPOCHREALTIME) and dash, Debian's /bin/sh, cannot: under
+# /bin/sh the runs' recipes are run by bash, where there is one.
+ifeq ($(SHELL),/bin/sh)
+%/report.json: SHELL := $(firstword $(wildcard /bin/bash /usr/bin/bash) /bin/sh)
+endif
+
 # The list of runs first: a new one makes the runs' directories under OUT
 # with one mkdir, before any run would make its own.
 $(h3_jsons): | $(h3_list)
