@@ -74,12 +74,13 @@ def figure($f): ($f | split(".")) as $p
 	    if type == "object" then .[$part] else null end)
 	| if type == "object" and has($p[-1]) then .[$p[-1]] else empty end;
 
-# A sweep -> the figure lines of its runs, from $file; the kernels of
-# its reports' top_kernels too unless $tabled (a kernel table has them
-# all).  The figures are those of $known, a figure of either side: a
-# run's value of one is a number; null only in a percentage (of nothing:
-# reportjson writes null where the whole is 0); a time is never negative.
-# Any other value is an error naming the run.
+# A sweep -> the figure lines of its runs, from $file, each name escaped
+# as h3prof(5) says; the kernels of its reports' top_kernels too unless
+# $tabled (a kernel table has them all).  The figures are those of
+# $known, a figure of either side: a run's value of one is a number; null
+# only in a percentage (of nothing: reportjson writes null where the
+# whole is 0); a time is never negative.  Any other value is an error
+# naming the run.
 def figures($file; $known; $same; $tabled):
 	def bad($run; $f; $what): error("\($file): run \($run | shown): figure "
 		+ "\($f | shown) \($what)");
@@ -90,7 +91,7 @@ def figures($file; $known; $same; $tabled):
 	    | if type == "number" then
 		if . < 0 and ($f | test("(_ns|milliseconds)$")) then
 		    bad($r.run.name; $f; "is \(.), a negative time")
-		else "\($k)\t\($f)\t\(.)" end
+		else "\($k)\t\($f | escaped)\t\(.)" end
 	      elif . == null then
 		if $f | test("percent[^.]*$") then empty
 		else bad($r.run.name; $f; "is null, not a number") end
@@ -121,10 +122,12 @@ def absent($figures; $same):
 	| {key: $k, figure: $f, run: $name};
 
 # A sweep, new, and figdiff's output $cmp -> absent's {key, figure, run}
-# for each figure that gates in $cmp: the gate fails on them.
+# for each figure that gates in $cmp: the gate fails on them.  The
+# figures are named as the reports name them: unescaped.
 def gated_absent($cmp; $same):
 	([$cmp | split("\n")[] | split("\t")
-	    | select(length > 2 and gates(.[1]; .[2])) | .[1]] | unique) as $gated
+	    | select(length > 2 and gates(.[1]; .[2])) | .[1] | unescaped]
+	    | unique) as $gated
 	| absent($gated; $same);
 
 # The settings that are not the default, $given, as h3compare gathers
@@ -212,14 +215,15 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 	    as $nl
 	# A figure missing in new is only in base where it does not gate,
 	# or is a kernel's (which a table's runs ran 0 times and the top
-	# ten may leave out).
+	# ten may leave out).  Figure lines hold names escaped; from here
+	# on a figure is named as the reports name it, as $absent does.
 	| (reduce $absent[] as $a ({}; .["\($a.key)\t\($a.figure)"] += [$a.run]))
 	    as $lacking
 	| [$cmp | split("\n")[] | select(. != "") | split("\t")
 	    | ($nl[.[0]] // $bl[.[0]]) as $conf
-	    | .[2] as $v | .[1] as $f
+	    | .[2] as $v | (.[1] | unescaped) as $f
 	    | {configuration: $conf.label, config: $conf.config,
-	       key: .[0], figure: (.[1] | unescaped),
+	       key: .[0], figure: $f,
 	       verdict: (if $v == "missing" and (($f | startswith("kernels."))
 		    or ($lacking["\(.[0])\t\($f)"] | length) == 0)
 		   then "only-base" else $v end),
@@ -235,7 +239,7 @@ def compare($cmp; $confs; $base; $new; $alpha; $tolerance;
 	# of new's runs of it lack: the gate fails closed on them.
 	| [$all[] | select(.figure != "" and gates(.figure; .verdict))
 	    | {configuration, figure,
-	       runs: ($lacking["\(.key)\t\(.figure)"] // [] | map(unescaped))}
+	       runs: ($lacking["\(.key)\t\(.figure)"] // [])}
 	    | select(.runs | length > 0)] as $lost
 	| ([$all[] | select(.figure != "")] | map(.configuration) | unique
 	    | length) as $ncompared
