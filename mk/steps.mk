@@ -65,20 +65,19 @@ h3_deadhidden = $(call h3_deadby,h3_pidsecond,$1)
 h3_pidsecond = $(word 2,$(subst ., ,$1))
 # What killed makes left: their reductions' files in the runs (looked for
 # only by the summary and clean-reports, not by a no-op), their messages
-# and queries in TMPDIR, their temporary files in REPORTS.
+# and queries in TMPDIR (unless make cannot name it), their temporary
+# files in REPORTS.
 h3_deadreductions = $(call h3_deadhidden,$(wildcard $(foreach \
     d,$(h3_productdirs),$d.reduce.[0-9]* $d..reduce.[0-9]*)))
-h3_deaderrs := $(if $(call h3_unsafe,$(TMPDIR)),,$(call h3_dead,$(wildcard \
-	$(or $(TMPDIR),/tmp)/h3prof.reduce.*.[0-9]* \
-	$(or $(TMPDIR),/tmp)/h3prof.fresh.[0-9]*)))
-h3_litter := $(strip $(call h3_dead,$(wildcard $(h3_reports)/.runs.list.[0-9]* \
-	$(h3_reports)/.inputs.mk.[0-9]* $(h3_reports)/.summary.*.[0-9]* \
-	$(h3_reports)/.groups.csv.[0-9]* $(h3_reports)/.kernels.tsv.[0-9]* \
-	$(h3_reports)/.effects.csv.[0-9]* $(h3_reports)/.interrupted.[0-9]* \
-	$(h3_reports)/.pages-*.[0-9]* $(h3_reports)/.fresh.[0-9]* \
-	$(h3_reports)/errors/*.err.[0-9]*) $(if \
-	$(call h3_unsafe,$(TMPDIR)),,$(wildcard \
-	$(or $(TMPDIR),/tmp)/h3prof.pages-*.[0-9]*))) $(h3_deaderrs))
+h3_tmp_in = $(if $(call h3_unsafe,$(TMPDIR)),,$(addprefix $(or \
+    $(TMPDIR),/tmp)/h3prof.,$1))
+h3_deaderrs := $(call h3_dead,$(wildcard $(call h3_tmp_in,reduce.*.[0-9]* \
+    fresh.[0-9]*)))
+h3_litter := $(strip $(call h3_dead,$(wildcard $(addprefix $(h3_reports)/,\
+    .runs.list.[0-9]* .inputs.mk.[0-9]* .summary.*.[0-9]* .groups.csv.[0-9]* \
+    .kernels.tsv.[0-9]* .effects.csv.[0-9]* .interrupted.[0-9]* \
+    .pages-*.[0-9]* .fresh.[0-9]* errors/*.err.[0-9]*) $(call \
+    h3_tmp_in,pages-*.[0-9]*))) $(h3_deaderrs))
 
 # $(call h3_chunks,COMMAND,WORDS): recipe lines that run COMMAND on 200
 # WORDS at a time, as a shell takes 128 KiB of command line.
