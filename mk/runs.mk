@@ -299,10 +299,6 @@ h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 
 # --- which reports are stale -------------------------------------------------
 
-# Where make writes the files it hands a process (fresh's query, the pages'
-# lists): TMPDIR, or REPORTS if $(file) cannot write TMPDIR's name.
-h3_tmproot := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
-    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)
 # The stale reports and pages, by one fresh -s for the whole sweep (see
 # fresh(1)), are made again (h3-force).  The query has a line a record:
 # its ID, the record's path and the key it must hold, tab-separated.

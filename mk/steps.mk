@@ -44,6 +44,7 @@ h3_took = h3_took=; case $$h3_t0 in *[.,]*) h3_t1=$$EPOCHREALTIME; \
 # /proc/PID/stat), which ends the names of its temporary files,
 # .NAME.PID-START: two makes of one sweep never write the same file, and a
 # killed make's files are known as such even once its PID is reused.
+# (Worked out once, when first used.)
 h3_pid = $(eval h3_pid := $(shell s=; { read -r s </proc/$$PPID/stat; } \
     2>/dev/null; set -- $$s; echo "$$PPID$${22:+-$${22}}"))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)
@@ -71,6 +72,10 @@ h3_deadreductions = $(call h3_deadhidden,$(wildcard $(foreach \
     d,$(h3_productdirs),$d.reduce.[0-9]* $d..reduce.[0-9]*)))
 h3_tmp_in = $(if $(call h3_unsafe,$(TMPDIR)),,$(addprefix $(or \
     $(TMPDIR),/tmp)/h3prof.,$1))
+# Where make writes the files it hands a process (fresh's query, the pages'
+# lists): TMPDIR, or REPORTS if $(file) cannot write TMPDIR's name.
+h3_tmproot := $(if $(or $(call h3_unsafe,$(TMPDIR)),$(findstring \
+    $(,),$(TMPDIR))),$(h3_reports)/.,$(or $(TMPDIR),/tmp)/h3prof.)
 h3_deaderrs := $(call h3_dead,$(wildcard $(call h3_tmp_in,reduce.*.[0-9]* \
     fresh.[0-9]*)))
 h3_litter := $(strip $(call h3_dead,$(wildcard $(addprefix $(h3_reports)/,\
