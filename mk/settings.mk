@@ -1,13 +1,11 @@
-# mk/settings.mk: the settings of make reports and their checks
+# mk/settings.mk: the settings of make reports, their defaults and checks,
+# and the sweep: the one asked for, or the one REPORTS remembers.
 # (Part of pipeline.mk, which includes it: see the map there.)
 
-# In a checkout the filters are built in build/bin; installed, this file
-# is in PREFIX/share/h3prof, beside the rules, the filters are in
-# PREFIX/libexec/h3prof/bin and the scripts in PREFIX/bin.
+# The defaults: in a checkout, the filters in build/bin (which every goal
+# builds where they are missing, h3_build, unless another H3PROF_BIN is
+# named); installed in PREFIX/share/h3prof, those of PREFIX/libexec.
 ifneq ($(wildcard $(H3PROF_DIR)rules/h3.rules),)
-# A checkout's own build, unless another is named, is made where it is
-# missing: every goal builds the filters it runs (after an edit of their
-# sources, a plain make in the checkout builds them again).
 h3_build := $(if $(filter undefined,$(origin H3PROF_BIN)),yes)
 H3PROF_BIN ?= $(H3PROF_DIR)build/bin
 H3PROF_RULES ?= $(H3PROF_DIR)rules/h3.rules
@@ -23,28 +21,33 @@ NSYS ?= nsys
 RANGE ?=
 SKIP ?=
 WINDOW ?=
-
-, := ,
-h3_hash := \#
-# With -k a run that fails does not stop the summary, which lists it; a
-# check after the summary fails the sweep.
-h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
-
 V ?=
 HTML ?= 1
+# Under -k a failed run does not stop the summary; a check after it fails
+# the sweep.
+h3_keepgoing := $(findstring k,$(filter-out -%,$(firstword $(MAKEFLAGS))))
 
-# What is wrong with the sweep, a message each: h3_errs names them, h3_eN
-# is message N.  With any, make reports says them all and does nothing
-# else.  $ and # in a message are a file's name, not make's.
+# Characters that make functions cannot take plainly: a comma, a #, a
+# newline and a tab.
+, := ,
+h3_hash := \#
+define h3_nl
+
+
+endef
+h3_tab := $(subst x,	,x)
+
+# The errors of the sweep, found before anything is done: $(call
+# h3_err,MESSAGE) adds one, h3_eN, to their list, h3_errs; make reports then
+# says them all and does nothing else.  ($ and # in it are a file's name.)
 h3_errs :=
 h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
     $(lastword $(h3_errs)) := $(subst $(h3_hash),\$(h3_hash),$(subst $$,$$$$,$1)))
 
-# The settings: a variable given on the command line of make reports,
-# clean-reports, compare, profile or sweep that is none of them, nor make's
-# own nor one the includer names in H3PROF_KNOWN, is a slip (TOLERENCE=,
-# RANGES=): make says so, with the nearest setting, and does nothing.
-# (The environment is no command line: its variables are not looked at.)
+# A slip: a variable given on the command line of a goal of this file
+# that is none of its settings, nor make's own, nor one the includer names
+# in H3PROF_KNOWN (TOLERENCE=, RANGES=).  A make run by another takes its
+# parent's command line, which the parent checked.
 h3_settings := TRACES TRACES_FROM OUT REPORTS REPEAT_KEYS NSYS RANGE SKIP \
     WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING SCOPES \
     H3PROF_BIN H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
@@ -54,41 +57,34 @@ h3_makes := MAKEFLAGS GNUMAKEFLAGS MAKEFILES MAKEOVERRIDES MAKESHELL SHELL \
     .SHELLFLAGS MAKE MAKELEVEL MFLAGS CC CFLAGS CPPFLAGS LDFLAGS LDLIBS AR \
     ARFLAGS
 h3_goals := reports clean-reports compare profile sweep
-# (A make that another runs takes its parent's command line, which was the
-# parent's to check: make sweep's make reports, an includer's own.)
 ifeq ($(MAKELEVEL),0)
 ifneq ($(filter $(h3_goals),$(or $(MAKECMDGOALS),$(h3_goal))),)
 h3_slips := $(filter-out $(h3_settings) $(h3_makes) $(H3PROF_KNOWN),$(foreach \
     v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$v)))
 endif
 endif
-# The setting nearest to each slip, SLIP=SETTING, by edit distance with case ignored
-# (RUNS, a slip for the run directories, is TRACES), if one is near.
+# Each slip's nearest setting, SLIP=SETTING, by edit distance with case
+# ignored, if one is near (RUNS is TRACES).  Each awk statement ends in ;
+# as $(shell) makes the program one line.
 ifneq ($(h3_slips),)
-# (Make's $(shell) runs its command as one line: each statement ends in ;.)
 define h3_nearawk
-function dist(a, b,    i, j, m, n, d, c) {
-	m = length(a); n = length(b);
-	for (i = 0; i <= m; i++) d[i, 0] = i;
-	for (j = 0; j <= n; j++) d[0, j] = j;
-	for (i = 1; i <= m; i++)
-		for (j = 1; j <= n; j++) {
-			c = d[i - 1, j - 1] + (substr(a, i, 1) != substr(b, j, 1));
-			if (d[i - 1, j] + 1 < c) c = d[i - 1, j] + 1;
-			if (d[i, j - 1] + 1 < c) c = d[i, j - 1] + 1;
-			d[i, j] = c;
-		}
-	return d[m, n];
+function min(a, b) { return a < b ? a : b; }
+function dist(a, b,    i, j, d) {
+	for (i = 0; i <= length(a); i++) d[i, 0] = i;
+	for (j = 0; j <= length(b); j++) d[0, j] = j;
+	for (i = 1; i <= length(a); i++)
+		for (j = 1; j <= length(b); j++)
+			d[i, j] = min(min(d[i - 1, j], d[i, j - 1]) + 1,
+			    d[i - 1, j - 1] + (substr(a, i, 1) != substr(b, j, 1)));
+	return d[length(a), length(b)];
 }
 BEGIN {
 	ns = split(slips, s, " "); nk = split(known, k, " ");
 	for (i = 1; i <= ns; i++) {
-		best = ""; bd = 3;
-		if (toupper(s[i]) == "RUNS") best = "TRACES";
-		for (j = 1; j <= nk && best != "TRACES"; j++) {
-			x = dist(toupper(s[i]), k[j]);
-			if (x < bd && x <= length(k[j]) / 3 + 1) { bd = x; best = k[j]; }
-		}
+		best = toupper(s[i]) == "RUNS" ? "TRACES" : ""; bd = 3;
+		for (j = 1; j <= nk && best != "TRACES"; j++)
+			if ((x = dist(toupper(s[i]), k[j])) < bd &&
+			    x <= length(k[j]) / 3 + 1) { bd = x; best = k[j]; }
 		if (best != "") printf "%s=%s ", s[i], best;
 	}
 }
@@ -101,38 +97,41 @@ $(foreach v,$(h3_slips),$(call h3_err,$v=$($v): no such setting$(if $(filter \
     $(MAKECMDGOALS),$(h3_goal)))) takes those pipeline.mk and sweep.mk \
     name (name your own makefile's in H3PROF_KNOWN))))
 endif
-# HTML and V take only the values their manual gives: HTML 1 or 0, V 1
-# or 0 (or empty).  Any other value is an error, so that HTML=no, for
-# one, does not draw the pages without a word.
+# HTML and V take 1 or 0 alone (V empty too): HTML=no must not draw the
+# pages without a word.
 $(if $(filter-out x0 x1,x$(HTML)),$(call \
     h3_err,HTML=$(HTML): no such value; give HTML=1 (the pages$(,) the \
     default) or HTML=0 (none)))
 $(if $(filter-out x x0 x1,x$(V)),$(call h3_err,V=$(V): no such value; give \
     V=1 (the recipes) or V=0 (a line a step$(,) the default)))
 h3_slipids := $(h3_errs)
-# The scope, checked before any run is reduced, and its directory's
-# name, h3_scopetag (see scope.mk); as report.inputs says it.
+# The scope (checked in scope.mk, which names its directory h3_scopetag),
+# as report.inputs records it.
 include $(H3PROF_DIR)mk/scope.mk
 h3_scopein := $(if $(RANGE), scope=$(RANGE)/$(SKIP))$(if $(WINDOW), \
     window=$(WINDOW))
 
-# Characters make cannot carry in a file name, and those the recipes would
-# have to quote: scripts/h3lib.sh's h3_unsafe is the same set.
+# The characters make cannot carry in a file name or the recipes would have
+# to quote (the same as h3_unsafe of scripts/h3lib.sh).  $(call
+# h3_unsafe,WORDS) is not empty if WORDS is no single safe name;
+# h3_anyunsafe, if any of them holds one, as fast for a list as for a name;
+# $(call h3_cannotcarry,VAR), the error of a setting that does.
 h3_unsafechars := : $(h3_hash) % $$ ' " \ ` * ? [ ] ; | & < > ( ) { }
 h3_unsafe = $(or $(word 2,$1),$(call h3_anyunsafe,$1))
-# Whether any word of list $1 holds one of those characters: as fast for a
-# list as for a name.
 h3_anyunsafe = $(strip $(foreach c,$(h3_unsafechars),$(findstring $c,$1)))
-$(foreach v,REPORTS OUT TRACES_FROM H3PROF_DIR H3PROF_RULES,\
-    $(if $(call h3_unsafe,$($v)),\
-	$(error $v="$($v)" holds whitespace, a quote or one of : $(h3_hash) % $$ \ ` * ? [ ] ; | & < > ( ) { }, which make cannot carry in a file name)))
-# Without a trailing slash, so that each file has one name.
+h3_cannotcarry = $1="$($1)" holds whitespace, a quote or one of $(filter-out \
+    ' ",$(h3_unsafechars)), which make cannot carry in a file name
+$(foreach v,REPORTS OUT TRACES_FROM H3PROF_DIR H3PROF_RULES,$(if $(call \
+    h3_unsafe,$($v)),$(error $(call h3_cannotcarry,$v))))
+# REPORTS without a trailing slash, so that each file has one name.
 h3_reports := $(patsubst %/,%,$(REPORTS))
 
-# --- the sweep: what was asked for, and what REPORTS remembers ---------------
-
+# The sweep: TRACES or TRACES_FROM as given, else those REPORTS/inputs.mk
+# recorded (h3_was_*, with its OUT unless OUT is given), else a checkout's
+# samples.
 h3_record := $(h3_reports)/inputs.mk
 $(eval $(file <$(h3_record)))
+# Whether variable $1 was given; whether texts $1 and $2 differ.
 h3_given = $(filter-out undefined default,$(origin $1))
 h3_differ = $(if $(and $(findstring x$1x,x$2x),$(findstring x$2x,x$1x)),,differ)
 ifneq ($(call h3_given,TRACES)$(call h3_given,TRACES_FROM),)
@@ -144,7 +143,6 @@ TRACES := $(h3_was_TRACES)
 TRACES_FROM := $(h3_was_TRACES_FROM)
 OUT ?= $(h3_was_OUT)
 else
-# The samples of a checkout; an installation has none.
 TRACES := $(if $(wildcard $(H3PROF_DIR)samples/),$(H3PROF_DIR)samples/*)
 endif
 OUT ?=
