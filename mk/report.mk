@@ -54,9 +54,12 @@ ifeq ($(SHELL),/bin/sh)
 %/report.json: SHELL := $(firstword $(wildcard /bin/bash /usr/bin/bash) /bin/sh)
 endif
 
-# The list of runs first: a new one makes the runs' directories under OUT
-# with one mkdir, before any run would make its own.
+# Under make reports, the list of runs first: a new one makes the runs'
+# directories under OUT with one mkdir, before any run would make its own.
+# (A Slurm step's h3s-reports writes no list.)
+ifneq ($(filter reports,$(or $(MAKECMDGOALS),$(h3_goal))),)
 $(h3_jsons): | $(h3_list)
+endif
 
 # The make of reduce.mk's rules that reduces the run, with its settings
 # (h3_args), none of this make's flags and its messages in h3_e.  It makes
