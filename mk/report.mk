@@ -49,8 +49,9 @@ $(h3_jsons): $(h3_tools)
 
 # A run's line ends with the time it took, which bash tells without a
 # process (EPOCHREALTIME) and dash, Debian's /bin/sh, cannot: under
-# /bin/sh the runs' recipes are run by bash, where there is one.
-ifeq ($(SHELL),/bin/sh)
+# /bin/sh the runs' recipes are run by bash, where there is one, when
+# their lines are said (not with -s or V=1).
+ifeq ($(SHELL)$(h3_quiet),/bin/shyes)
 %/report.json: SHELL := $(firstword $(wildcard /bin/bash /usr/bin/bash) /bin/sh)
 endif
 
