@@ -160,14 +160,15 @@ h3_failed() {
 	h3_kept=${2%"$h3_name"}${h3_name:0:248}.failed
 }
 
-# The reduction of one run, for h3report and h3facts: the scratch
-# directory $t is the run's directory, and a make of reduce.mk's rules
-# makes the products there, its command line gathered in settings.
+# The reduction of one run, for h3report and h3facts: $t serves as the
+# run's directory, holding links to its traces, and a make of reduce.mk's
+# rules makes the products there.
+makeargs=()	# that make's command line: the settings it is given
 
-# h3_setting NAME VALUE: add NAME=VALUE to the settings, each $ doubled
-# so that make keeps it.
+# h3_setting NAME VALUE: add NAME=VALUE to make's command line, each $
+# doubled so that make keeps it.
 h3_setting() {
-	settings+=("$1=${2//\$/\$\$}")
+	makeargs+=("$1=${2//\$/\$\$}")
 }
 
 # h3_trace SETTING NAME TRACE: link TRACE into $t as NAME, the name
@@ -181,10 +182,10 @@ h3_trace() {
 	ln -s -- "$path" "$t/$2"
 }
 
-# h3_run GPU KEXEC: start the settings with the run's traces, a CSV pair
-# or an nsys export (GPU ends in .sqlite, and KEXEC is the same).
+# h3_run GPU KEXEC: set up the run of the traces GPU and KEXEC, a CSV
+# pair, or an nsys export (GPU ends in .sqlite, and KEXEC is the same).
 h3_run() {
-	settings=(RUNS="$t" H3PROF_BIN="$bin" H3PROF_RULES="$rules") traces=()
+	makeargs+=(RUNS="$t" H3PROF_BIN="$bin" H3PROF_RULES="$rules") traces=()
 	if [[ $1 == *.sqlite ]]; then
 		h3_trace GPU_TRACE profile.sqlite "$1"
 		return 0
@@ -194,48 +195,54 @@ h3_run() {
 	# nsys leaves the kernel-exec trace empty where it skipped it.
 	local skipped= nvtx=${2%cuda_kern_exec_trace.csv}nvtx_pushpop_trace.csv
 	[ ! -f "$2" ] || [ -s "$2" ] || skipped=$t
-	settings+=(SKIPPED="$skipped")
+	makeargs+=(SKIPPED="$skipped")
 	# The NVTX trace, if any, is beside the kernel-exec trace, its name
 	# of the same prefix.
 	[[ $2 != *cuda_kern_exec_trace.csv || ! -f $nvtx ]] ||
 	    h3_trace NVTX_TRACE profile_nvtx_pushpop_trace.csv "$nvtx"
 }
 
-# h3_scope: add the scope of $range [$skip] or $window (-R [-s] or -w),
-# if any, to the settings, and set made to the directory the products
-# are made in: $t, or with a scope its own, $t/scope.PROG.
+# h3_scope: give make the scope of $range [$skip] or $window (-R [-s] or
+# -w), if any, and set made to the directory the products are made in:
+# $t, or with a scope its own, $t/scope.PROG.
 h3_scope() {
 	made=$t
 	[ -n "$range$window" ] || return 0
 	[ -z "$range" ] || h3_setting RANGE "$range"
 	[ -z "$skip" ] || h3_setting SKIP "$skip"
 	[ -z "$window" ] || h3_setting WINDOW "$window"
-	settings+=(SCOPE_TAG="scope.$prog")
+	makeargs+=(SCOPE_TAG="scope.$prog")
 	made=$t/scope.$prog
 }
 
-# h3_reduce [GOAL...]: make the goals (by default the report and the
-# page's products) with the settings, and return make's status.  The
-# messages go to $t/msg as this script's (the rules speak as h3report),
-# without make's "*** [...] Error" and "Deleting file" lines.  A trace
-# that is not there fails here, named as given, not by its link.
+# h3_reduce GPU KEXEC [GOAL...]: reduce the run of GPU and KEXEC (h3_run)
+# in $t, making the goals, names in $made (h3_scope), or by default the
+# report and the page's products; return 0, or 1 where make fails.  The
+# messages go to stderr and $t/msg, as this script's (the rules speak as
+# h3report), without make's "*** [...] Error" and "Deleting file" lines.
 h3_reduce() {
 	local reducemk=$h3_libdir/../reduce.mk rc=0 line trace
+	h3_run "$1" "$2"
+	h3_scope
+	shift 2
+	[ -f "$reducemk" ] || reducemk=$h3_libdir/reduce.mk
+	# A trace that is not there is named as given, where make would name
+	# only its link.
 	for trace in "${traces[@]}"; do
 		[ ! -e "$trace" ] || continue
 		h3_shown trace "$trace"
-		echo "$prog: $trace: No such file or directory" >"$t/msg"
+		echo "$prog: $trace: No such file or directory" | tee -- "$t/msg" >&2
 		return 1
 	done
-	[ -f "$reducemk" ] || reducemk=$h3_libdir/reduce.mk
 	# The make must not take the flags of a make that runs this script.
 	unset MAKEFLAGS MFLAGS MAKELEVEL
 	# make runs in the background and this shell waits in the wait
 	# builtin, which a signal interrupts, so that h3_cleanup ends make
 	# and its filters at once.
+	# Each goal is named with "$made/" before it.
 	h3_waitpid=starting
-	make -rs --no-print-directory -f "$reducemk" "${settings[@]}" "$@" \
-	    <&0 2>"$t/err" &
+	make -rs --no-print-directory -f "$reducemk" "${makeargs[@]}" \
+	    "${@/#/"$made/"}" <&0 2>"$t/err" &
 	h3_waitpid=$!
 	wait "$h3_waitpid" || rc=$?
 	h3_waitpid=
@@ -247,7 +254,12 @@ h3_reduce() {
 		*) printf '%s\n' "$line" ;;
 		esac
 	done <"$t/err" >"$t/msg"
-	return "$rc"
+	if [ "$rc" -ne 0 ] && [ ! -s "$t/msg" ]; then
+		h3_shown trace "${traces[0]}"
+		echo "$prog: $trace: reduction failed (exit $rc)" >"$t/msg"
+	fi
+	[ ! -s "$t/msg" ] || cat -- "$t/msg" >&2
+	[ "$rc" -eq 0 ]
 }
 
 # h3_needgnuplot: exit 1, saying what to do, if gnuplot is not installed.
