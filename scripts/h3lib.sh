@@ -202,6 +202,15 @@ h3_run() {
 	    h3_trace NVTX_TRACE profile_nvtx_pushpop_trace.csv "$nvtx"
 }
 
+# h3_checkscope: check the scope options, $range [$skip] or $window (-R
+# [-s] or -w): -s only with -R and a count, -w only without -R.
+h3_checkscope() {
+	[ -z "$skip" ] || [ -n "$range" ] || h3_usage 2
+	[ -z "$window" ] || [ -z "$range" ] || h3_usage 2
+	[[ $skip =~ ^[0-9]{0,18}$ ]] ||
+	    h3_die "-s $skip: not a count of instances (at most 18 digits)"
+}
+
 # h3_scope: give make the scope of $range [$skip] or $window (-R [-s] or
 # -w), if any, and set made to the directory the products are made in:
 # $t, or with a scope its own, $t/scope.PROG.
