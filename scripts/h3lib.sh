@@ -72,11 +72,9 @@ h3_shown() {
 	done
 }
 
-# h3_tools: set bin to the filters' directory: $H3PROF_BIN, else the
-# checkout's build/bin, else the installation's libexec/h3prof/bin.  Set
-# rules, unless the script did (-r), to the classify(1) rules:
-# $H3PROF_RULES, else the checkout's rules/h3.rules, else the
-# installation's share/h3prof/h3.rules.
+# h3_tools: set bin to the filters' directory and rules, unless -r set
+# it, to the classify(1) rules: $H3PROF_BIN and $H3PROF_RULES, else the
+# checkout's, else the installation's.
 h3_tools() {
 	bin=${H3PROF_BIN:-$here/../build/bin}
 	[ -n "${H3PROF_BIN:-}" ] || [ -x "$bin/reportjson" ] ||
