@@ -1,18 +1,6 @@
 # mk/report.mk: reducing a run: the rule of each run's report
 # (Part of pipeline.mk, which includes it: see the map there.)
 
-# The filters of a checkout whose build is missing, all made at once by
-# its Makefile, which names its own build (H3PROF_BIN).
-ifneq ($(h3_build),)
-$(addprefix $(H3PROF_BIN)/,$(basename $(notdir $(wildcard \
-    $(H3PROF_DIR)filters/*.c)))) &:
-	+$(MAKE) -C '$(or $(H3PROF_DIR),.)' --no-print-directory all
-endif
-# The summary's script, and the scripts' library, beside which are the
-# files that recipes source (h3stop.sh, h3runerr.sh).
-h3_summary := $(H3PROF_SCRIPTS)/h3summary
-h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
-	$(H3PROF_DIR)h3lib.sh))
 # What every report depends on besides its run's files: the filters of
 # reduce.mk's rules, read from its text ($(BIN)/NAME), so that the list
 # cannot drift from them; fresh, which checks the records;

@@ -214,7 +214,7 @@ $(h3_json_$(h3_i)): private h3_args := $(h3_chainargs) 'RUN_NAME=$(h3_n)'$(if \
 $(h3_json_$(h3_i)): private h3_kexec := $(h3_kexecpath)
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
 $(h3_json_$(h3_i)): private h3_inputs := $(h3_deps)
-$(h3_json_$(h3_i)): private h3_page := $(h3_reports)/pages/$(h3_n).html
+$(h3_json_$(h3_i)): private h3_page := $(h3_pagedir)/$(h3_n).html
 h3_files_$(h3_i) := $(h3_deps)
 endef
 # reduce.mk's settings for a run: where its traces are (./-DIR, not an
@@ -306,7 +306,7 @@ h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 h3_query := $(h3_tmproot)fresh.$(h3_pid)
 h3_querytext := $(foreach i,$(h3_madeids),$i$(h3_tab)$(dir \
     $(h3_json_$i))report.inputs$(h3_tab)$(h3_in_$i)$(h3_nl))$(if $(filter \
-    0,$(HTML)),,$(foreach i,$(h3_ids),p$i$(h3_tab)$(h3_reports)/pages/$(h3_name_$i).inputs$(h3_tab)$(h3_json_$i)$(h3_nl)))
+    0,$(HTML)),,$(foreach i,$(h3_ids),p$i$(h3_tab)$(h3_pagedir)/$(h3_name_$i).inputs$(h3_tab)$(h3_json_$i)$(h3_nl)))
 h3_stale := $(if $(and $(h3_ids),$(wildcard $(H3PROF_BIN)/fresh)),$(file \
     >$(h3_query),$(h3_querytext))$(shell '$(H3PROF_BIN)/fresh' -s \
     '$(h3_query)' -x))
@@ -315,4 +315,4 @@ h3_stale := $(if $(and $(h3_ids),$(wildcard $(H3PROF_BIN)/fresh)),$(file \
 $(foreach i,$(filter-out p%,$(h3_stale)),$(eval $$(h3_json_$i) $(if \
     $(h3_quiet),$$(dir $$(h3_json_$i))./report.json): h3-force))
 $(foreach i,$(patsubst p%,%,$(filter p%,$(h3_stale))),$(eval \
-    $$(h3_reports)/pages/$$(h3_name_$i).html: h3-force))
+    $$(h3_pagedir)/$$(h3_name_$i).html: h3-force))

@@ -1,6 +1,7 @@
 # mk/summary.mk: the summary of the sweep (h3summary(1)), and the line
 # that ends make reports.
 
+h3_summary := $(H3PROF_SCRIPTS)/h3summary
 # What h3summary writes, all together.  Where this make reduced a run, it
 # then removes the reductions' messages and what killed makes left.
 h3_summaries := $(addprefix $(h3_reports)/,summary.json summary.csv \
