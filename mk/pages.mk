@@ -45,14 +45,12 @@ h3_drawpages = $(if $(h3_pagequeue),$(call \
 # Make writes the batch's list, as runs.list, to file $1 as it expands the
 # line: one a signal leaves before the trap is set is in TMPDIR, the next
 # make's litter.  h3_drawn counts the batch for the PAGES line.
-h3_drawlist = $(file >$1,$(h3_queuetext))$(eval h3_drawn := $(words \
+h3_drawlist = $(file >$1,$(call h3_runlines,$(h3_pagequeue)))$(eval h3_drawn := $(words \
     $(h3_pagequeue)))$(eval h3_pagequeue :=)$(h3_Q)$(call h3_trap,rm -f -- \
     '$1')$(call h3_echo,pages)$(call h3_mkdir,$(h3_pagedir)) && $(call \
     h3_bg,'$(h3_runpage)' -i ../index.html -d '$(h3_pagedir)' '$1') && \
     '$(H3PROF_BIN)/fresh' -d '$(h3_pagedir)' '$1'; h3_rc=$$?; \
     rm -f -- '$1'; exit $$h3_rc
-h3_queuetext = $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
-	$(foreach i,$(h3_pagequeue),$(h3_name_$i):$(h3_json_$i)))))
 h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
     h3_runs,$(h3_drawn))'
 
