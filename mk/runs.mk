@@ -7,8 +7,8 @@
 # $(call h3_path,DIR): DIR as the targets name it: no trailing slash, and
 # absolute if it starts with ~ (which make would expand).
 h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
-# An absolute path as one word (blanks made ?); REPORTS and OUT so written,
-# which are never runs.
+# $(call h3_abs,PATH): PATH made absolute, its blanks ?, as one word.
+# h3_skip: REPORTS and OUT so written, which are never runs.
 h3_abs = $(subst $() ,?,$(abspath $1))
 h3_skip := $(foreach p,$(h3_reports) $(h3_out),$(call h3_abs,$p))
 # $(call h3_matches,PATTERN): the run directories PATTERN matches, less
@@ -71,9 +71,9 @@ h3_rename := holds whitespace or a character make cannot carry in a file \
 
 # h3_run: evaluated for run directory h3_d, run number h3_i (variables, not
 # arguments, for a path may hold a comma), named h3_n.  It sorts the run's
-# files by kind, then evaluates h3_run_CASE, CASE named by h3_case: pair,
-# sqlite, nsysrep and kept define the run's report, the others say what is
-# wrong.  (Where make split a name at a blank, the files are listed by
+# files by kind, then evaluates h3_run_CASE for the case h3_case names:
+# pair, sqlite, nsysrep, kept and (under -k) notrace define the run's
+# report, the others are errors.  (Where make split a name at a blank, the files are listed by
 # their patterns, which $(wildcard) matches with whole names.)
 define h3_run
 h3_n := $(h3_name)
@@ -284,10 +284,10 @@ $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),$(addprefix \
 	TRACES_FROM=,$(h3_was_TRACES_FROM))) -> $(or $(TRACES),$(addprefix \
 	TRACES_FROM=,$(TRACES_FROM)))))
-# Written in place: one an interrupt cuts short differs, and the next make
-# writes it again.  (The mkdir is in the expansion, as make expands the
-# whole recipe first.)  A new list of a sweep to OUT makes the runs'
-# product directories there; the litter of killed makes goes.
+# Written in place by make: one an interrupt cuts short differs from its
+# text, so the next make writes it again.  (The mkdir is in the expansion,
+# which make does for the whole recipe first.)  A new list under OUT makes
+# the runs' directories there; killed makes' litter goes.
 $(h3_list) $(h3_record):
 	$(if $(h3_changed),@echo 'pipeline.mk: $(strip $(h3_changed))')
 	$(shell mkdir -p -- '$(@D)')$(file >$@,$(if \
@@ -299,10 +299,10 @@ h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 
 # --- which reports are stale -------------------------------------------------
 
-# The stale reports and pages, by one fresh -s for the whole sweep (see
-# fresh(1)), are made again (h3-force).  The query has a line a record:
-# its ID, the record's path and the key it must hold, tab-separated.
-# Without fresh, which is then built, every report is made again anyway.
+# One fresh -s for the whole sweep names the stale reports and pages,
+# which are then made again (h3-force).  Its query has a line a record:
+# ID, the record's path and the key it must hold, tab-separated.  Without
+# fresh (then built), every report is made again anyway.
 h3_query := $(h3_tmproot)fresh.$(h3_pid)
 h3_querytext := $(foreach i,$(h3_madeids),$i$(h3_tab)$(dir \
     $(h3_json_$i))report.inputs$(h3_tab)$(h3_in_$i)$(h3_nl))$(if $(filter \

@@ -9,9 +9,8 @@ h3_verbose := $(filter 1,$(V))
 h3_silent := $(findstring s,$(firstword -$(MAKEFLAGS)))
 h3_quiet := $(if $(h3_verbose)$(h3_silent),,yes)
 h3_Q := $(if $(h3_verbose),,@)
-# $(call h3_echo,STEP): the shell's builtin printf of STEP's line, its
-# format and arguments h3_quiet_STEP (no name holds % or \); nothing unless
-# quiet.
+# $(call h3_echo,STEP): printf (a shell builtin) of STEP's line, whose
+# format and arguments are h3_quiet_STEP; nothing unless quiet.
 h3_echo = $(if $(h3_quiet),printf $(h3_quiet_$1);)
 
 # $(call h3_trap,CLEANUP): the start of a recipe that a signal stops at
@@ -54,10 +53,10 @@ h3_tmp = $(@D)/.$(@F).$(h3_pid)
 h3_alive = $(if $(findstring -,$1),$(call h3_running,$(file </proc/$(firstword \
     $(subst -, ,$1))/stat),$(word 2,$(subst -, ,$1))),$(wildcard /proc/$1/))
 h3_running = $(if $(filter-out Z X,$(word 3,$1)),$(filter $2,$(word 22,$1)))
-# $(call h3_deadby,PIDOF,FILES): those of FILES whose process is dead,
-# $(call PIDOF,NAME) its PID-START in the file's name: the last part
-# (h3_dead: .NAME.PID-START), the second (h3_deadhidden: the reductions'
-# [.].reduce.PID-START[.NAME]), or the last but one (h3_deadx).
+# $(call h3_deadby,PIDOF,FILES): the FILES whose make is dead, $(call
+# PIDOF,NAME) taking PID-START from a file's name: its last dot-separated
+# part for h3_dead (.NAME.PID-START), the second for h3_deadhidden
+# (.reduce.PID-START.NAME), the last but one for h3_deadx.
 h3_deadby = $(foreach f,$2,$(if $(call h3_alive,$(call $1,$(notdir $f))),,$f))
 h3_dead = $(call h3_deadby,h3_pidlast,$1)
 h3_pidlast = $(lastword $(subst ., ,$1))
