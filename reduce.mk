@@ -5,11 +5,10 @@
 #	make -r -f reduce.mk RUNS='dir ...' [SETTING=value ...] [-j N]
 #
 # Run by mk/report.mk (a make for each run of a sweep), scripts/h3report
-# (one run) and dev/makerun.mk (tests, benchmarks); users reach it through
-# h3report(1) and make reports (h3prof(7)).  The recipes have no shell
-# syntax (but where a run fails or its report warns), so make execs each
-# filter itself, without a shell: each writes its outputs with -o (or -f,
-# -B, -S, -U), whole or not at all.
+# and h3facts (one run) and dev/makerun.mk (tests, benchmarks).  Recipes
+# use no shell syntax except where a run fails or warns, so make execs
+# each filter itself; each writes its outputs whole or not at all (-o, -f,
+# -B, -S, -U).
 # A failed run says one line on stderr, its filter's, naming the trace;
 # make adds "*** [...] Error" lines, which the callers drop.  A run without
 # its traces gets make's "No rule to make target"; a failed scope leaves

@@ -42,9 +42,9 @@ $(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq h3runpage.a
 # pages/NAME.inputs) and empties the queue; nothing if it is empty.
 h3_drawpages = $(if $(h3_pagequeue),$(call \
     h3_drawlist,$(h3_tmproot)pages-$1.$(h3_pid)))
-# Make writes the batch's list, as runs.list, to file $1 as it expands the
-# line: one a signal leaves before the trap is set is in TMPDIR, the next
-# make's litter.  h3_drawn counts the batch for the PAGES line.
+# Make writes the batch's list, in runs.list's form, to file $1 as it
+# expands the line; if a signal comes before the trap is set, the next
+# make removes it as litter.  h3_drawn counts the batch for the PAGES line.
 h3_drawlist = $(file >$1,$(call h3_runlines,$(h3_pagequeue)))$(eval h3_drawn := $(words \
     $(h3_pagequeue)))$(eval h3_pagequeue :=)$(h3_Q)$(call h3_trap,rm -f -- \
     '$1')$(call h3_echo,pages)$(call h3_mkdir,$(h3_pagedir)) && $(call \

@@ -1,5 +1,4 @@
-# mk/report.mk: reducing a run: the rule of each run's report
-# (Part of pipeline.mk, which includes it: see the map there.)
+# mk/report.mk: reducing a run: the rule of each run's report.
 
 # What every report depends on besides its run's files: the filters of
 # reduce.mk's rules, read from its text ($(BIN)/NAME), so that the list

@@ -1,6 +1,5 @@
 # mk/runs.mk: finding and checking the runs, the list of runs and the
 # record of the sweep, and which reports are stale.
-# (Part of pipeline.mk, which includes it: see the map there.)
 
 # --- the run directories -----------------------------------------------------
 

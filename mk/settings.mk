@@ -1,6 +1,5 @@
 # mk/settings.mk: the settings of make reports, their defaults and checks,
 # and the sweep: the one asked for, or the one REPORTS remembers.
-# (Part of pipeline.mk, which includes it: see the map there.)
 
 # Where the filters, rules and scripts are: in a checkout, its own (its
 # filters built where missing, unless H3PROF_BIN is given: h3_build);

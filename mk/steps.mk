@@ -1,6 +1,5 @@
 # mk/steps.mk: how a step runs: the line it says, the traps that stop it,
 # its temporary files and the litter of killed makes; make's refusal.
-# (Part of pipeline.mk, which includes it: see the map there.)
 
 # What make says, as Kbuild says it: a line a step by default, the recipes
 # with V=1, nothing but errors with -s (an s in MAKEFLAGS' first word, which
