@@ -11,9 +11,7 @@ h3_index := $(h3_reports)/index.html
 # Pages of runs no longer in the sweep.
 h3_gonepages = $(filter-out $(h3_pages),$(wildcard $(h3_pagedir)/*.html))
 
-ifeq ($(h3_errs),)
 h3-done: $(if $(filter 0,$(HTML)),h3-stale-index,$(h3_index))
-endif
 # Asked for the pages without gnuplot, make says so before it does anything.
 ifeq ($(h3_errs)$(HTML)$(firstword $(filter reports,\
     $(or $(MAKECMDGOALS),$(h3_goal)))),1reports)

@@ -26,9 +26,6 @@ endif
 REPORTS ?= reports
 REPEAT_KEYS ?= rep repeat trial seed
 NSYS ?= nsys
-RANGE ?=
-SKIP ?=
-WINDOW ?=
 V ?=
 HTML ?= 1
 # Under -k a failed run does not stop the summary; a check after it fails
