@@ -1,9 +1,8 @@
 # mk/report.mk: reducing a run: the rule of each run's report.
 
-# What every report depends on besides its run's files: the filters of
-# reduce.mk's rules, read from its text ($(BIN)/NAME), so that the list
-# cannot drift from them; fresh, which checks the records;
-# the make files and the rules.
+# What every report depends on besides its run's files: the filters named
+# in reduce.mk's text ($(BIN)/NAME), so the list cannot drift; fresh, which
+# checks the records; the make files and the rules.
 h3_reducemk := $(H3PROF_DIR)reduce.mk
 h3_tools := $(patsubst $$(BIN)/%,$(H3PROF_BIN)/%,$(sort $(filter \
 	$$(BIN)/%,$(file <$(h3_reducemk))))) $(H3PROF_BIN)/fresh \

@@ -20,8 +20,7 @@ h3_trap = h3_step='$(or $(h3_stepname),$@)' h3_stopfile='$(h3_stopfile)'; \
     h3_discard() { $(or $1,:); }; . '$(h3_stopsh)' &&
 h3_stopfile = $(h3_reports)/.interrupted.$(h3_pid)
 h3_stopsh = $(dir $(h3_lib))h3stop.sh
-# $(call h3_mkdir,DIR): make DIR where it is missing, without a process
-# where it is there.
+# $(call h3_mkdir,DIR): mkdir -p DIR, with no process where DIR exists.
 h3_mkdir = { [ -d '$1' ] || mkdir -p -- '$1'; }
 # $(call h3_bg,COMMAND): COMMAND in the background, waited for, so that a
 # signal's trap runs at once (a shell defers it while a foreground command
@@ -38,11 +37,10 @@ h3_took = h3_took=; case $$h3_t0 in *[.,]*) h3_t1=$$EPOCHREALTIME; \
     $${h3_t0%[.,]*}$${h3_t0\#*[.,]} + 50000) / 100000)); \
     h3_took="  $$((h3_ds / 10)).$$((h3_ds % 10)) s";; esac;
 
-# This make's process ID and start time, PID-START (field 22 of
-# /proc/PID/stat), which ends the names of its temporary files,
-# .NAME.PID-START: two makes of one sweep never write the same file, and a
-# killed make's files are known as such even once its PID is reused.
-# (Worked out once, when first used.)
+# PID-START: this make's process ID and start time (field 22 of
+# /proc/PID/stat), worked out once.  It ends the names of the make's
+# temporary files, .NAME.PID-START, so two makes never write one file and
+# a dead make's files are known as such even once its PID is reused.
 h3_pid = $(eval h3_pid := $(shell s=; { read -r s </proc/$$PPID/stat; } \
     2>/dev/null; set -- $$s; echo "$$PPID$${22:+-$${22}}"))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)
