@@ -70,10 +70,9 @@ h3_rename := holds whitespace or a character make cannot carry in a file \
 
 # h3_run: evaluated for run directory h3_d, run number h3_i (variables, not
 # arguments, for a path may hold a comma), named h3_n.  It sorts the run's
-# files by kind, then evaluates h3_run_CASE for the case h3_case names:
-# pair, sqlite, nsysrep, kept and (under -k) notrace define the run's
-# report, the others are errors.  (Where make split a name at a blank, the files are listed by
-# their patterns, which $(wildcard) matches with whole names.)
+# files by kind (by their patterns where make split a name at a blank),
+# then evaluates h3_run_CASE for the case h3_case names: pair, sqlite,
+# nsysrep, kept and (under -k) notrace define a report; the rest are errors.
 define h3_run
 h3_n := $(h3_name)
 h3_runfiles := $(wildcard $(h3_d)/*)
@@ -246,9 +245,9 @@ $(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
     $(if $(and $(h3_oddnames),$(call h3_unsafe,$(h3_name))),\
 	$(call h3_err,run directory $(h3_d): its name $(h3_name) $(h3_rename)),\
 	$(eval $(value h3_run)))))))
-# The runs by number (h3_ids), those whose report is made here, and the
-# reports: made here, of runs without a trace (under -k), taken as they are;
-# h3_files: the runs' files the reports are made from.
+# h3_ids: the runs by number; h3_madeids: those reduced here.  Reports:
+# h3_jsons, made here; h3_notracejsons, of runs without a trace (-k);
+# h3_keptjsons, taken as they are.  h3_files: the runs' input files.
 h3_ids := $(foreach i,$(h3_seq),$(if $(h3_json_$i),$i))
 h3_madeids := $(foreach i,$(h3_ids),$(if $(h3_kept_$i)$(h3_notrace_$i),,$i))
 h3_jsons := $(foreach i,$(h3_madeids),$(h3_json_$i))
