@@ -11,16 +11,15 @@
 # setting does and what make writes is in h3prof(7) (mk/h3prof.7).
 #
 # A map for the maintainer.  This file includes the parts in mk/, one
-# job each, in the order below (later parts use what earlier ones set):
+# job each, in this order (a part may use what an earlier one defines):
 #
-#	mk/settings.mk	the defaults, the checks of the settings (slips,
-#			values, unsafe names) and the sweep REPORTS remembers
-#	mk/scope.mk	the check of RANGE, SKIP and WINDOW (reduce.mk
-#			includes it too)
-#	mk/steps.mk	how a recipe runs: its one-line message, the trap
-#			that stops it cleanly, temporary names, litter
-#	mk/runs.mk	finding the run directories, the trace in each,
-#			runs.list, inputs.mk, and which reports are stale
+#	mk/settings.mk	the settings, their defaults and checks, and the
+#			sweep REPORTS remembers (includes mk/scope.mk,
+#			the check of RANGE, SKIP and WINDOW)
+#	mk/steps.mk	how a recipe runs: its one-line message, the
+#			signal traps, temporary names, litter
+#	mk/runs.mk	the run directories, the trace in each, runs.list,
+#			inputs.mk, and which reports are stale
 #	mk/report.mk	the rule that reduces one run
 #	mk/summary.mk	the summary of all the reports
 #	mk/pages.mk	the runs' pages and the index
@@ -29,37 +28,32 @@
 #	mk/compare.mk	make compare
 #
 # How a run flows: runs.mk finds RUN's trace and gives RUN/report.json a
-# rule; one fresh(1) at parse time names the stale reports; report.mk's
-# recipe, one sh, runs a make of reduce.mk's rules, which execs the
-# filters (a trace reader, classify, tally, gapstat, account, timeline,
-# topkernels, reportjson; nvtxranges, inrange or inwindow for a scope).
-# reportjson puts kernels.tsv, strip.tsv, gapbins.tsv and report.json in
-# place and records what they were made from in RUN/report.inputs.  A run
-# that fails gets RUN/report.err from scripts/h3runerr.sh, which the
-# recipe reads only then.  summary.mk then runs h3summary (sweepsum) over
-# runs.list, and pages.mk h3runpage and h3index.
+# rule; one fresh(1) at parse time names the stale reports.  report.mk's
+# recipe runs a make of reduce.mk's rules, which runs the filters; its
+# last, reportjson, writes report.json and the page's tables and records
+# their inputs in RUN/report.inputs.  A run that fails gets RUN/report.err
+# from scripts/h3runerr.sh.  Then summary.mk runs h3summary over
+# runs.list, and pages.mk runs h3runpage and h3index.
 
 H3PROF_MK := $(lastword $(MAKEFILE_LIST))
 H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
 # The includer's default goal stays its own; without one, it is reports.
 h3_goal := $(or $(.DEFAULT_GOAL),reports)
 
-# The parts, in the order make must read them (see the map above); a
-# report depends on all of them, as on the filters it runs.
+# The make files; a report depends on them all, as on its filters.
 h3_mkfiles := $(H3PROF_MK) $(addprefix $(H3PROF_DIR)mk/,settings.mk \
     scope.mk steps.mk runs.mk report.mk summary.mk pages.mk clean.mk \
     compare.mk)
 include $(addprefix $(H3PROF_DIR)mk/,settings.mk steps.mk runs.mk \
     report.mk summary.mk pages.mk)
 
-# make reports: the list of runs and the record of the sweep first, then
-# the reports a batch at a time with the pages of the batch before, the
-# summary, the last pages, the index and the last line.
+# make reports: the list of runs and the record of the sweep; the reports
+# a batch at a time, each batch with the pages of the one before; the
+# summary, the last pages, and h3-done: the index and the closing line.
 ifeq ($(h3_errs),)
 reports: $(h3_list) $(h3_record) $(h3_paging_order) $(h3_summaries) \
     $(addprefix h3-pages-,$(lastword $(h3_pagebatches))) h3-done \
-    $(if $(h3_keepgoing),h3-failed) $(if $(filter \
-    0,$(HTML)),h3-stale-index,$(h3_index))
+    $(if $(h3_keepgoing),h3-failed)
 else
 reports clean-reports: h3-errors
 endif

@@ -5,11 +5,10 @@
 #	make -r -f reduce.mk RUNS='dir ...' [SETTING=value ...] [-j N]
 #
 # Run by mk/report.mk (a make for each run of a sweep), scripts/h3report
-# (one run) and dev/makerun.mk (tests, benchmarks); users reach it through
-# h3report(1) and make reports (h3prof(7)).  The recipes have no shell
-# syntax (but where a run fails or its report warns), so make execs each
-# filter itself, without a shell: each writes its outputs with -o (or -f,
-# -B, -S, -U), whole or not at all.
+# and h3facts (one run) and dev/makerun.mk (tests, benchmarks).  Recipes
+# use no shell syntax except where a run fails or warns, so make execs
+# each filter itself; each writes its outputs whole or not at all (-o, -f,
+# -B, -S, -U).
 # A failed run says one line on stderr, its filter's, naming the trace;
 # make adds "*** [...] Error" lines, which the callers drop.  A run without
 # its traces gets make's "No rule to make target"; a failed scope leaves
@@ -46,9 +45,8 @@ SCOPE_TAG ?=
 # yes: the products of before stay until the new ones replace them.
 KEEP_OLD ?=
 # Also: GPU_TRACE, KERNEL_TRACE, NVTX_TRACE (one run's traces by any path,
-# linked in its directory under the names above), SKIPPED and
-# RECORD_KEY, RECORD_INPUTS (below), and
-# the scope, RANGE [SKIP] or WINDOW.
+# linked in its directory under the names above), SKIPPED, RECORD_KEY and
+# RECORD_INPUTS (below), and the scope, RANGE [SKIP] or WINDOW.
 
 # The scope, checked by mk/scope.mk, which names tag, the directory of a
 # scoped run's products in the run's.
@@ -153,10 +151,9 @@ nvtx_arg = $(call shword,$(nvtx_csv),NVTX_TRACE)
 # $(call message,TEXT): the recipe that says TEXT on stderr and fails.
 message = printf '%s\n' $(call quote,$1) >&2; exit 1
 
-# The stamp of a run's start, by make itself: the products get its time
-# (reportjson -s), older than a trace rewritten while it was read.  The
-# products of before go now (unless KEEP_OLD), and their record,
-# so a failed run leaves none.
+# The stamp of a run's start, written by make: the products get its time
+# (reportjson -s), older than a trace rewritten while it was read.  The old
+# products and record go now (unless KEEP_OLD), so a failed run leaves none.
 old_products = $(if $(KEEP_OLD),,$(wildcard $(products:%=$(product_dir)/%) \
     $(if $(RECORD_KEY),$(product_dir)/report.inputs)))
 # The stamp's products' directory, the scope's in a scoped make.

@@ -16,7 +16,7 @@ h3_pagefiles = $(h3_index) $(wildcard $(h3_reports)/.index.html.[0-9]* \
     $(h3_reports)/.pages.list.[0-9]* $(h3_reports)/.pages-*.[0-9]* \
     $(h3_pagedir)/*.inputs) $(h3_pages)
 # Directories: the scratch of killed reductions and of h3runpage, and the
-# products of every scope, unless one is given (then its own are above).
+# products of every scope, unless one is given (h3_runproducts has them).
 h3_cleandirs = $(h3_deadreductions) $(wildcard $(h3_pagedir)/.h3runpage.[0-9]*) \
     $(if $(h3_scopetag),,$(wildcard $(addsuffix scope.*/,$(dir $(h3_jsons) \
     $(h3_notracejsons)))))

@@ -13,9 +13,7 @@ compare: $(H3PROF_BIN)/figdiff
 	    BASE=dir and NEW=dir: two reports directories, or two run \
 	    directories' >&2; exit 2)
 	$(foreach v,BASE NEW TOLERANCE ALPHA,$(if $(call h3_unsafe,$($v)),\
-	    $(error $v="$($v)" holds whitespace, a quote or one of : \
-	    $(h3_hash) % $$ \ ` * ? [ ] ; | & < > ( ) { }, which make \
-	    cannot carry in a file name)))
+	    $(error $(call h3_cannotcarry,$v))))
 	$(if $(filter-out ok,$(MISSING)),$(error MISSING="$(MISSING)": \
 	    MISSING=ok lets configurations of BASE be missing in NEW; \
 	    without it they fail the gate))

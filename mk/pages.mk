@@ -5,16 +5,13 @@
 h3_runpage := $(H3PROF_SCRIPTS)/h3runpage
 h3_indexpage := $(H3PROF_SCRIPTS)/h3index
 h3_pagelibs := $(h3_lib) $(addprefix $(dir $(h3_lib)),h3.jq h3pages.awk)
-# Where the pages go.
-h3_pagedir := $(h3_reports)/pages
+# A page a run, and the index.
 h3_pages := $(foreach i,$(h3_ids),$(h3_pagedir)/$(h3_name_$i).html)
 h3_index := $(h3_reports)/index.html
 # Pages of runs no longer in the sweep.
 h3_gonepages = $(filter-out $(h3_pages),$(wildcard $(h3_pagedir)/*.html))
 
-ifeq ($(h3_errs),)
 h3-done: $(if $(filter 0,$(HTML)),h3-stale-index,$(h3_index))
-endif
 # Asked for the pages without gnuplot, make says so before it does anything.
 ifeq ($(h3_errs)$(HTML)$(firstword $(filter reports,\
     $(or $(MAKECMDGOALS),$(h3_goal)))),1reports)
@@ -43,17 +40,15 @@ $(h3_pages): $(h3_runpage) $(addprefix $(dir $(h3_lib)),h3runpage.jq h3runpage.a
 # pages/NAME.inputs) and empties the queue; nothing if it is empty.
 h3_drawpages = $(if $(h3_pagequeue),$(call \
     h3_drawlist,$(h3_tmproot)pages-$1.$(h3_pid)))
-# Make writes the batch's list, as runs.list, to file $1 as it expands the
-# line: one a signal leaves before the trap is set is in TMPDIR, the next
-# make's litter.  h3_drawn counts the batch for the PAGES line.
-h3_drawlist = $(file >$1,$(h3_queuetext))$(eval h3_drawn := $(words \
+# Make writes the batch's list, in runs.list's form, to file $1 as it
+# expands the line; if a signal comes before the trap is set, the next
+# make removes it as litter.  h3_drawn counts the batch for the PAGES line.
+h3_drawlist = $(file >$1,$(call h3_runlines,$(h3_pagequeue)))$(eval h3_drawn := $(words \
     $(h3_pagequeue)))$(eval h3_pagequeue :=)$(h3_Q)$(call h3_trap,rm -f -- \
     '$1')$(call h3_echo,pages)$(call h3_mkdir,$(h3_pagedir)) && $(call \
     h3_bg,'$(h3_runpage)' -i ../index.html -d '$(h3_pagedir)' '$1') && \
     '$(H3PROF_BIN)/fresh' -d '$(h3_pagedir)' '$1'; h3_rc=$$?; \
     rm -f -- '$1'; exit $$h3_rc
-h3_queuetext = $(subst :,$(h3_tab),$(subst $() ,$(h3_nl),$(strip \
-	$(foreach i,$(h3_pagequeue),$(h3_name_$i):$(h3_json_$i)))))
 h3_quiet_pages = '  PAGES   %s (%s)\n' '$(h3_pagedir)' '$(call \
     h3_runs,$(h3_drawn))'
 

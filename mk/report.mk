@@ -1,22 +1,8 @@
-# mk/report.mk: reducing a run: the rule of each run's report
-# (Part of pipeline.mk, which includes it: see the map there.)
+# mk/report.mk: reducing a run: the rule of each run's report.
 
-# The filters of a checkout whose build is missing, all made at once by
-# its Makefile, which names its own build (H3PROF_BIN).
-ifneq ($(h3_build),)
-$(addprefix $(H3PROF_BIN)/,$(basename $(notdir $(wildcard \
-    $(H3PROF_DIR)filters/*.c)))) &:
-	+$(MAKE) -C '$(or $(H3PROF_DIR),.)' --no-print-directory all
-endif
-# The summary's script, and the scripts' library, beside which are the
-# files that recipes source (h3stop.sh, h3runerr.sh).
-h3_summary := $(H3PROF_SCRIPTS)/h3summary
-h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
-	$(H3PROF_DIR)h3lib.sh))
-# What every report depends on besides its run's files: the filters of
-# reduce.mk's rules, read from its text ($(BIN)/NAME), so that the list
-# cannot drift from them; fresh, which checks the records;
-# the make files and the rules.
+# What every report depends on besides its run's files: the filters named
+# in reduce.mk's text ($(BIN)/NAME), so the list cannot drift; fresh, which
+# checks the records; the make files and the rules.
 h3_reducemk := $(H3PROF_DIR)reduce.mk
 h3_tools := $(patsubst $$(BIN)/%,$(H3PROF_BIN)/%,$(sort $(filter \
 	$$(BIN)/%,$(file <$(h3_reducemk))))) $(H3PROF_BIN)/fresh \
@@ -27,11 +13,10 @@ h3_reportfiles := report.json $(h3_tables)
 # $(call h3_here,FILES): FILES in the run's product directory, quoted.
 h3_here = $(foreach f,$1,'$(@D)/$f')
 
-# Each run's report, by one shell: it runs the make of reduce.mk's rules
-# (h3_reduce), whose reportjson records the inputs, and starts nothing else but
-# an rm of files of before, unless the run fails (h3_failed).  Interrupted
-# (h3_trap), it keeps nothing of the run.  The run's page, and a
-# report.html of an older h3prof, go first: they show the old report.
+# A run's report: one shell runs the make of reduce.mk's rules (h3_reduce)
+# and, if that fails, h3_failed.  Interrupted (h3_trap), it keeps nothing
+# of the run.  The run's page, and an older h3prof's report.html, go first:
+# they show the old report.
 $(h3_jsons): $(h3_tools)
 	$(h3_Q)$(call h3_trap,rm -rf -- $(call h3_here,$(h3_reportfiles) \
 	    report.inputs) $(h3_hiddenfiles) $${h3_e:+"$$h3_e"} \
@@ -56,18 +41,20 @@ ifeq ($(SHELL)$(h3_quiet),/bin/shyes)
 endif
 
 # Under make reports, the list of runs first: a new one makes the runs'
-# directories under OUT with one mkdir, before any run would make its own.
+# directories under OUT together, before each run would make its own.
 # (A Slurm step's h3s-reports writes no list.)
 ifneq ($(filter reports,$(or $(MAKECMDGOALS),$(h3_goal))),)
 $(h3_jsons): | $(h3_list)
 endif
 
-# The make of reduce.mk's rules that reduces the run, with its settings
-# (h3_args), none of this make's flags and its messages in h3_e.  It makes
-# every step (-B): only this make knows that the products of before are
-# stale; they stay until the new ones replace them (KEEP_OLD).  The shell
-# tells it whether the kernel-exec trace is empty (SKIPPED).  Its reportjson
-# writes the record of what the report was made from (RECORD_KEY, fresh(1)).
+# The make of reduce.mk's rules that reduces the run (a Slurm step under
+# SLURM=1: h3s_step, sweep.mk): settings h3_args, none of this make's
+# flags, messages to file h3_e.  -B makes every step, as only this make
+# knows the old products are stale; they stay until the new ones replace
+# them (KEEP_OLD).  The shell tells it whether the kernel-exec trace is
+# empty (SKIPPED); reportjson records the inputs (RECORD_KEY).  It and
+# h3_failed are variables, not recipe text, which make -n would run for
+# naming $(MAKE).
 h3_reduce = $(eval h3_chained := yes)$(if $(h3_kexec),{ h3_skip=; [ -s \
     '$(h3_kexec)' ] || h3_skip='$(h3_rundir)'; } && )$(call \
     h3_bg,MAKEFLAGS= $(h3s_step) '$(MAKE)' -rB$(if $(h3_quiet)$(h3_silent),s) \
@@ -81,8 +68,7 @@ h3_reduce = $(eval h3_chained := yes)$(if $(h3_kexec),{ h3_skip=; [ -s \
 h3_reduced = { [ ! -s "$$h3_e" ] || cat -- "$$h3_e" >&2; } && { [ ! -e \
     '$(@D)/report.err' ] && [ ! -e '$(h3_spare)' ] || rm -f -- \
     '$(@D)/report.err' '$(h3_spare)'; }
-# After a run that failed: why, by h3runerr.sh, read only then.  (Not in
-# the recipe, where make -n would run it for its $(MAKE).)
+# After a run that failed: h3runerr.sh, read only then, records why.
 h3_failed = { . '$(dir $(h3_lib))h3runerr.sh' && h3_failed '$(@D)' \
     '$(h3_dir)/$(h3_hidden)report.err' '$(h3_spare)' '$(h3_pid)' '$(MAKE)' \
     $(h3_hiddenfiles) $(call h3_here,$(h3_reportfiles)); }
@@ -97,16 +83,16 @@ h3_dir = $(if $(filter -%,$(@D)),$(abspath $(@D)),$(@D))
 # The run that reduce.mk reduces; a scope's products are in its scope.TAG.
 h3_rundir = $(if $(h3_scopetag),$(patsubst \
     %/$(h3_scopetag),%,$(h3_dir)),$(h3_dir))
-# The start of the names of this make's files in between in a run (two
-# makes of one sweep keep apart); those files, and their filters'.
+# The prefix of this make's files between the filters in a run, so two
+# makes of one sweep keep apart; h3_hiddenfiles: those and the filters'.
 h3_hidden = .reduce.$(h3_pid).
 h3_hiddenfiles = '$(h3_dir)/$(h3_hidden)'* '$(h3_dir)/.$(h3_hidden)'*
 # A failed run's error record where RUN/report.err finds no room (read
 # by sweepsum, removed by the run's next reduction).
 h3_spare = $(h3_reports)/errors/$(h3_runname).err
-# The messages of a run's reduction, in TMPDIR, which a full disk in the
-# run's directory cannot hide.  The summary removes them all (h3_errfiles)
-# if a run was reduced (h3_chained): a process a sweep, not one a run.
+# The messages of a run's reduction go to TMPDIR, where a full disk in
+# the run's directory cannot lose them.  If a run was reduced (h3_chained),
+# the summary removes them all (h3_errfiles) with one rm for the sweep.
 h3_errname = h3prof.reduce.$(h3_runname).$(h3_pid)
 h3_chained :=
 h3_errfiles = "$${TMPDIR:-/tmp}"/h3prof.reduce.*.$(h3_pid) $(h3_deaderrs)

@@ -1,14 +1,13 @@
 # mk/runs.mk: finding and checking the runs, the list of runs and the
 # record of the sweep, and which reports are stale.
-# (Part of pipeline.mk, which includes it: see the map there.)
 
 # --- the run directories -----------------------------------------------------
 
 # $(call h3_path,DIR): DIR as the targets name it: no trailing slash, and
 # absolute if it starts with ~ (which make would expand).
 h3_path = $(patsubst ~%,$(CURDIR)/~%,$(patsubst %/,%,$1))
-# An absolute path as one word (blanks made ?); REPORTS and OUT so written,
-# which are never runs.
+# $(call h3_abs,PATH): PATH made absolute, its blanks ?, as one word.
+# h3_skip: REPORTS and OUT so written, which are never runs.
 h3_abs = $(subst $() ,?,$(abspath $1))
 h3_skip := $(foreach p,$(h3_reports) $(h3_out),$(call h3_abs,$p))
 # $(call h3_matches,PATTERN): the run directories PATTERN matches, less
@@ -71,10 +70,9 @@ h3_rename := holds whitespace or a character make cannot carry in a file \
 
 # h3_run: evaluated for run directory h3_d, run number h3_i (variables, not
 # arguments, for a path may hold a comma), named h3_n.  It sorts the run's
-# files by kind, then evaluates h3_run_CASE, CASE named by h3_case: pair,
-# sqlite, nsysrep and kept define the run's report, the others say what is
-# wrong.  (Where make split a name at a blank, the files are listed by
-# their patterns, which $(wildcard) matches with whole names.)
+# files by kind (by their patterns where make split a name at a blank),
+# then evaluates h3_run_CASE for the case h3_case names: pair, sqlite,
+# nsysrep, kept and (under -k) notrace define a report; the rest are errors.
 define h3_run
 h3_n := $(h3_name)
 h3_runfiles := $(wildcard $(h3_d)/*)
@@ -214,7 +212,7 @@ $(h3_json_$(h3_i)): private h3_args := $(h3_chainargs) 'RUN_NAME=$(h3_n)'$(if \
 $(h3_json_$(h3_i)): private h3_kexec := $(h3_kexecpath)
 $(h3_json_$(h3_i)): private h3_in := $(h3_in)
 $(h3_json_$(h3_i)): private h3_inputs := $(h3_deps)
-$(h3_json_$(h3_i)): private h3_page := $(h3_reports)/pages/$(h3_n).html
+$(h3_json_$(h3_i)): private h3_page := $(h3_pagedir)/$(h3_n).html
 h3_files_$(h3_i) := $(h3_deps)
 endef
 # reduce.mk's settings for a run: where its traces are (./-DIR, not an
@@ -247,9 +245,9 @@ $(foreach p,$(join $(addsuffix |,$(h3_seq)),$(h3_dirs)),\
     $(if $(and $(h3_oddnames),$(call h3_unsafe,$(h3_name))),\
 	$(call h3_err,run directory $(h3_d): its name $(h3_name) $(h3_rename)),\
 	$(eval $(value h3_run)))))))
-# The runs by number (h3_ids), those whose report is made here, and the
-# reports: made here, of runs without a trace (under -k), taken as they are;
-# h3_files: the runs' files the reports are made from.
+# h3_ids: the runs by number; h3_madeids: those reduced here.  Reports:
+# h3_jsons, made here; h3_notracejsons, of runs without a trace (-k);
+# h3_keptjsons, taken as they are.  h3_files: the runs' input files.
 h3_ids := $(foreach i,$(h3_seq),$(if $(h3_json_$i),$i))
 h3_madeids := $(foreach i,$(h3_ids),$(if $(h3_kept_$i)$(h3_notrace_$i),,$i))
 h3_jsons := $(foreach i,$(h3_madeids),$(h3_json_$i))
@@ -284,10 +282,10 @@ $(h3_record): h3_changed := $(if $(h3_was_TRACES)$(h3_was_TRACES_FROM),$(if \
 	the sweep of $(h3_reports) changed: $(or $(h3_was_TRACES),$(addprefix \
 	TRACES_FROM=,$(h3_was_TRACES_FROM))) -> $(or $(TRACES),$(addprefix \
 	TRACES_FROM=,$(TRACES_FROM)))))
-# Written in place: one an interrupt cuts short differs, and the next make
-# writes it again.  (The mkdir is in the expansion, as make expands the
-# whole recipe first.)  A new list of a sweep to OUT makes the runs'
-# product directories there; the litter of killed makes goes.
+# Written in place by make: one an interrupt cuts short differs from its
+# text, so the next make writes it again.  (The mkdir is in the expansion,
+# which make does for the whole recipe first.)  A new list under OUT makes
+# the runs' directories there; killed makes' litter goes.
 $(h3_list) $(h3_record):
 	$(if $(h3_changed),@echo 'pipeline.mk: $(strip $(h3_changed))')
 	$(shell mkdir -p -- '$(@D)')$(file >$@,$(if \
@@ -299,14 +297,14 @@ h3_newdirs = $(filter-out $(wildcard $(h3_productdirs)),$(h3_productdirs))
 
 # --- which reports are stale -------------------------------------------------
 
-# The stale reports and pages, by one fresh -s for the whole sweep (see
-# fresh(1)), are made again (h3-force).  The query has a line a record:
-# its ID, the record's path and the key it must hold, tab-separated.
-# Without fresh, which is then built, every report is made again anyway.
+# One fresh -s for the whole sweep names the stale reports and pages,
+# which are then made again (h3-force).  Its query has a line a record:
+# ID, the record's path and the key it must hold, tab-separated.  Without
+# fresh (then built), every report is made again anyway.
 h3_query := $(h3_tmproot)fresh.$(h3_pid)
 h3_querytext := $(foreach i,$(h3_madeids),$i$(h3_tab)$(dir \
     $(h3_json_$i))report.inputs$(h3_tab)$(h3_in_$i)$(h3_nl))$(if $(filter \
-    0,$(HTML)),,$(foreach i,$(h3_ids),p$i$(h3_tab)$(h3_reports)/pages/$(h3_name_$i).inputs$(h3_tab)$(h3_json_$i)$(h3_nl)))
+    0,$(HTML)),,$(foreach i,$(h3_ids),p$i$(h3_tab)$(h3_pagedir)/$(h3_name_$i).inputs$(h3_tab)$(h3_json_$i)$(h3_nl)))
 h3_stale := $(if $(and $(h3_ids),$(wildcard $(H3PROF_BIN)/fresh)),$(file \
     >$(h3_query),$(h3_querytext))$(shell '$(H3PROF_BIN)/fresh' -s \
     '$(h3_query)' -x))
@@ -315,4 +313,4 @@ h3_stale := $(if $(and $(h3_ids),$(wildcard $(H3PROF_BIN)/fresh)),$(file \
 $(foreach i,$(filter-out p%,$(h3_stale)),$(eval $$(h3_json_$i) $(if \
     $(h3_quiet),$$(dir $$(h3_json_$i))./report.json): h3-force))
 $(foreach i,$(patsubst p%,%,$(filter p%,$(h3_stale))),$(eval \
-    $$(h3_reports)/pages/$$(h3_name_$i).html: h3-force))
+    $$(h3_pagedir)/$$(h3_name_$i).html: h3-force))

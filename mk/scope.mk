@@ -1,13 +1,11 @@
-# scope.mk: check the scope of a reduction, RANGE [SKIP] or WINDOW (see
-# pipeline.mk), before any run is reduced, and name the directory of its
-# products, h3_scopetag.  mk/settings.mk and reduce.mk both include it.  A
-# caller that has set h3_scopetag has checked the scope already, and the
-# checks that start a shell are skipped.
+# mk/scope.mk: checks the scope, RANGE [SKIP] or WINDOW, and names its
+# products' directory, h3_scopetag.  Included by mk/settings.mk and
+# reduce.mk; where the includer set h3_scopetag, the scope was checked
+# already and the checks that start a shell are skipped.
 RANGE ?=
 SKIP ?=
 WINDOW ?=
-# $(call h3_without,CHARS,TEXT): TEXT without any of the characters in
-# the list CHARS.
+# $(call h3_without,CHARS,TEXT): TEXT less the characters in list CHARS.
 h3_without = $(if $1,$(call h3_without,$(wordlist 2,$(words $1),$1),$(subst \
     $(firstword $1),,$2)),$2)
 h3_digits := 0 1 2 3 4 5 6 7 8 9
@@ -61,11 +59,9 @@ ifeq ($(h3_windowbad),order)
 $(error WINDOW=$(WINDOW): the window ends before it starts)
 endif
 endif
-# The directory in the run's for the products of a scoped reduction,
-# empty without a scope: scope.NAME.SUM, where NAME is the scope in safe
-# file-name characters and SUM its checksum, which tells apart scopes
-# that NAME does not (RANGE='a*' and RANGE='a?').  So no scope overwrites
-# the reports of another, or the unscoped ones.
+# A scope's products go in RUN/scope.NAME.SUM (empty without a scope):
+# NAME is the scope in safe characters, SUM its checksum, which tells
+# apart scopes that NAME does not (RANGE='a*' and RANGE='a?').
 h3_scopetag := $(if $(RANGE)$(WINDOW),$(shell s='$(if $(RANGE),range-$(RANGE)$(if \
     $(SKIP),-skip-$(SKIP)),window-$(WINDOW))'; printf 'scope.%s.%s' \
     "$$(printf '%s' "$$s" | tr -c 'A-Za-z0-9._-' _ | cut -c1-48)" \

@@ -1,10 +1,9 @@
 # mk/settings.mk: the settings of make reports, their defaults and checks,
 # and the sweep: the one asked for, or the one REPORTS remembers.
-# (Part of pipeline.mk, which includes it: see the map there.)
 
-# The defaults: in a checkout, the filters in build/bin (which every goal
-# builds where they are missing, h3_build, unless another H3PROF_BIN is
-# named); installed in PREFIX/share/h3prof, those of PREFIX/libexec.
+# Where the filters, rules and scripts are: in a checkout, its own (its
+# filters built where missing, unless H3PROF_BIN is given: h3_build);
+# installed in PREFIX/share/h3prof, those of PREFIX.
 ifneq ($(wildcard $(H3PROF_DIR)rules/h3.rules),)
 h3_build := $(if $(filter undefined,$(origin H3PROF_BIN)),yes)
 H3PROF_BIN ?= $(H3PROF_DIR)build/bin
@@ -15,12 +14,18 @@ H3PROF_BIN ?= $(H3PROF_DIR)../../libexec/h3prof/bin
 H3PROF_RULES ?= $(H3PROF_DIR)h3.rules
 H3PROF_SCRIPTS ?= $(H3PROF_DIR)../../bin
 endif
+# The scripts' library, beside which are the files recipes source.
+h3_lib := $(firstword $(wildcard $(H3PROF_SCRIPTS)/h3lib.sh \
+	$(H3PROF_DIR)h3lib.sh))
+# A checkout's missing filters, all made at once by its Makefile.
+ifneq ($(h3_build),)
+$(addprefix $(H3PROF_BIN)/,$(basename $(notdir $(wildcard \
+    $(H3PROF_DIR)filters/*.c)))) &:
+	+$(MAKE) -C '$(or $(H3PROF_DIR),.)' --no-print-directory all
+endif
 REPORTS ?= reports
 REPEAT_KEYS ?= rep repeat trial seed
 NSYS ?= nsys
-RANGE ?=
-SKIP ?=
-WINDOW ?=
 V ?=
 HTML ?= 1
 # Under -k a failed run does not stop the summary; a check after it fails
@@ -37,17 +42,16 @@ define h3_nl
 endef
 h3_tab := $(subst x,	,x)
 
-# The errors of the sweep, found before anything is done: $(call
-# h3_err,MESSAGE) adds one, h3_eN, to their list, h3_errs; make reports then
-# says them all and does nothing else.  ($ and # in it are a file's name.)
+# The sweep's errors, all found before any work: $(call h3_err,MESSAGE)
+# keeps MESSAGE, its $ and # as text, in h3_eN and adds h3_eN to h3_errs;
+# make reports then says them all and does nothing.
 h3_errs :=
 h3_err = $(eval h3_errs += h3_e$(words x $(h3_errs)))$(eval \
     $(lastword $(h3_errs)) := $(subst $(h3_hash),\$(h3_hash),$(subst $$,$$$$,$1)))
 
-# A slip: a variable given on the command line of a goal of this file
-# that is none of its settings, nor make's own, nor one the includer names
-# in H3PROF_KNOWN (TOLERENCE=, RANGES=).  A make run by another takes its
-# parent's command line, which the parent checked.
+# A slip: a command-line variable of one of these goals that is no
+# setting, nor make's own, nor named in H3PROF_KNOWN (as TOLERENCE=).  A
+# sub-make is not checked: its parent checked the same command line.
 h3_settings := TRACES TRACES_FROM OUT REPORTS REPEAT_KEYS NSYS RANGE SKIP \
     WINDOW HTML V SLURM SBATCH BASE NEW TOLERANCE ALPHA MISSING SCOPES \
     H3PROF_BIN H3PROF_RULES H3PROF_SCRIPTS H3PROF_KNOWN \
@@ -105,17 +109,15 @@ $(if $(filter-out x0 x1,x$(HTML)),$(call \
 $(if $(filter-out x x0 x1,x$(V)),$(call h3_err,V=$(V): no such value; give \
     V=1 (the recipes) or V=0 (a line a step$(,) the default)))
 h3_slipids := $(h3_errs)
-# The scope (checked in scope.mk, which names its directory h3_scopetag),
-# as report.inputs records it.
+# The scope, checked by scope.mk; h3_scopein, as report.inputs records it.
 include $(H3PROF_DIR)mk/scope.mk
 h3_scopein := $(if $(RANGE), scope=$(RANGE)/$(SKIP))$(if $(WINDOW), \
     window=$(WINDOW))
 
-# The characters make cannot carry in a file name or the recipes would have
-# to quote (the same as h3_unsafe of scripts/h3lib.sh).  $(call
-# h3_unsafe,WORDS) is not empty if WORDS is no single safe name;
-# h3_anyunsafe, if any of them holds one, as fast for a list as for a name;
-# $(call h3_cannotcarry,VAR), the error of a setting that does.
+# Characters make cannot carry in a file name, or the recipes would have
+# to quote (scripts/h3lib.sh's h3_unsafe is the same set).  h3_unsafe is
+# nonempty unless $1 is one safe name; h3_anyunsafe, if a word of $1 holds
+# one; h3_cannotcarry, the error of a setting $1 that holds one.
 h3_unsafechars := : $(h3_hash) % $$ ' " \ ` * ? [ ] ; | & < > ( ) { }
 h3_unsafe = $(or $(word 2,$1),$(call h3_anyunsafe,$1))
 h3_anyunsafe = $(strip $(foreach c,$(h3_unsafechars),$(findstring $c,$1)))
@@ -125,6 +127,7 @@ $(foreach v,REPORTS OUT TRACES_FROM H3PROF_DIR H3PROF_RULES,$(if $(call \
     h3_unsafe,$($v)),$(error $(call h3_cannotcarry,$v))))
 # REPORTS without a trailing slash, so that each file has one name.
 h3_reports := $(patsubst %/,%,$(REPORTS))
+h3_pagedir := $(h3_reports)/pages
 
 # The sweep: TRACES or TRACES_FROM as given, else those REPORTS/inputs.mk
 # recorded (h3_was_*, with its OUT unless OUT is given), else a checkout's

@@ -1,6 +1,5 @@
 # mk/steps.mk: how a step runs: the line it says, the traps that stop it,
 # its temporary files and the litter of killed makes; make's refusal.
-# (Part of pipeline.mk, which includes it: see the map there.)
 
 # What make says, as Kbuild says it: a line a step by default, the recipes
 # with V=1, nothing but errors with -s (an s in MAKEFLAGS' first word, which
@@ -9,9 +8,8 @@ h3_verbose := $(filter 1,$(V))
 h3_silent := $(findstring s,$(firstword -$(MAKEFLAGS)))
 h3_quiet := $(if $(h3_verbose)$(h3_silent),,yes)
 h3_Q := $(if $(h3_verbose),,@)
-# $(call h3_echo,STEP): the shell's builtin printf of STEP's line, its
-# format and arguments h3_quiet_STEP (no name holds % or \); nothing unless
-# quiet.
+# $(call h3_echo,STEP): printf (a shell builtin) of STEP's line, whose
+# format and arguments are h3_quiet_STEP; nothing unless quiet.
 h3_echo = $(if $(h3_quiet),printf $(h3_quiet_$1);)
 
 # $(call h3_trap,CLEANUP): the start of a recipe that a signal stops at
@@ -22,8 +20,7 @@ h3_trap = h3_step='$(or $(h3_stepname),$@)' h3_stopfile='$(h3_stopfile)'; \
     h3_discard() { $(or $1,:); }; . '$(h3_stopsh)' &&
 h3_stopfile = $(h3_reports)/.interrupted.$(h3_pid)
 h3_stopsh = $(dir $(h3_lib))h3stop.sh
-# $(call h3_mkdir,DIR): make DIR where it is missing, without a process
-# where it is there.
+# $(call h3_mkdir,DIR): mkdir -p DIR, with no process where DIR exists.
 h3_mkdir = { [ -d '$1' ] || mkdir -p -- '$1'; }
 # $(call h3_bg,COMMAND): COMMAND in the background, waited for, so that a
 # signal's trap runs at once (a shell defers it while a foreground command
@@ -40,11 +37,10 @@ h3_took = h3_took=; case $$h3_t0 in *[.,]*) h3_t1=$$EPOCHREALTIME; \
     $${h3_t0%[.,]*}$${h3_t0\#*[.,]} + 50000) / 100000)); \
     h3_took="  $$((h3_ds / 10)).$$((h3_ds % 10)) s";; esac;
 
-# This make's process ID and start time, PID-START (field 22 of
-# /proc/PID/stat), which ends the names of its temporary files,
-# .NAME.PID-START: two makes of one sweep never write the same file, and a
-# killed make's files are known as such even once its PID is reused.
-# (Worked out once, when first used.)
+# PID-START: this make's process ID and start time (field 22 of
+# /proc/PID/stat), worked out once.  It ends the names of the make's
+# temporary files, .NAME.PID-START, so two makes never write one file and
+# a dead make's files are known as such even once its PID is reused.
 h3_pid = $(eval h3_pid := $(shell s=; { read -r s </proc/$$PPID/stat; } \
     2>/dev/null; set -- $$s; echo "$$PPID$${22:+-$${22}}"))$(h3_pid)
 h3_tmp = $(@D)/.$(@F).$(h3_pid)
@@ -54,10 +50,10 @@ h3_tmp = $(@D)/.$(@F).$(h3_pid)
 h3_alive = $(if $(findstring -,$1),$(call h3_running,$(file </proc/$(firstword \
     $(subst -, ,$1))/stat),$(word 2,$(subst -, ,$1))),$(wildcard /proc/$1/))
 h3_running = $(if $(filter-out Z X,$(word 3,$1)),$(filter $2,$(word 22,$1)))
-# $(call h3_deadby,PIDOF,FILES): those of FILES whose process is dead,
-# $(call PIDOF,NAME) its PID-START in the file's name: the last part
-# (h3_dead: .NAME.PID-START), the second (h3_deadhidden: the reductions'
-# [.].reduce.PID-START[.NAME]), or the last but one (h3_deadx).
+# $(call h3_deadby,PIDOF,FILES): the FILES whose make is dead, $(call
+# PIDOF,NAME) taking PID-START from a file's name: its last dot-separated
+# part for h3_dead (.NAME.PID-START), the second for h3_deadhidden
+# (.reduce.PID-START.NAME), the last but one for h3_deadx.
 h3_deadby = $(foreach f,$2,$(if $(call h3_alive,$(call $1,$(notdir $f))),,$f))
 h3_dead = $(call h3_deadby,h3_pidlast,$1)
 h3_pidlast = $(lastword $(subst ., ,$1))

@@ -1,8 +1,10 @@
 # mk/summary.mk: the summary of the sweep (h3summary(1)), and the line
 # that ends make reports.
 
-# What h3summary writes, all together.  Where this make reduced a run, it
-# then removes the reductions' messages and what killed makes left.
+# h3summary, and what it writes, all together.  Where this make reduced a
+# run, the recipe then removes the reductions' messages and what killed
+# makes left.
+h3_summary := $(H3PROF_SCRIPTS)/h3summary
 h3_summaries := $(addprefix $(h3_reports)/,summary.json summary.csv \
 	summary.md groups.csv kernels.tsv effects.csv)
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \

@@ -1,12 +1,12 @@
-# h3runerr.sh: why a run failed, and its error record, for the rule of a
-# run's report (mk/report.mk), whose shell (POSIX sh) reads it only then.
+# h3runerr.sh: sourced by a run's recipe (mk/report.mk, POSIX sh) only
+# when the run fails.
 
-# h3_failed DIR TEMP SPARE PID MAKE FILE...: fails, saying why the run
-# whose products go to DIR failed.  DIR was not writable (h3_e is empty);
-# or its error record is shown, FILE... (its products and files in
-# between) and its records of before go, to free their space on a full
-# disk, and the record is written to TEMP and renamed DIR/report.err, or
-# else to SPARE by SPARE.PID, which h3_at then names.  MAKE reduced it.
+# h3_failed DIR TEMP SPARE PID MAKE FILE...: says why the run whose
+# products go to DIR failed; returns 1.  With h3_e empty, DIR was not
+# writable.  Else it shows the record, removes FILE... and the old records
+# (to free a full disk), and writes the record to TEMP, renamed to
+# DIR/report.err, or else to SPARE (by SPARE.PID), which h3_at then names.
+# MAKE is the make that reduced the run.
 h3_failed() {
 	h3_run=$1 h3_temp=$2 h3_spare=$3 h3_pid=$4 h3_make=${5##*/}
 	shift 5
@@ -30,10 +30,9 @@ h3_failed() {
 	return 1
 }
 
-# h3_errors: prints the record: the reduction's messages (in the file
-# $h3_e) but make's own lines that say a step failed or its file was
-# deleted, or, where no line is left, one that gives make's exit status
-# ($h3_rc).  Fails if a line is not written.
+# h3_errors: prints the record: the reduction's messages (file $h3_e)
+# less make's lines that say a step failed or a file was deleted; if none
+# is left, a line with make's exit status ($h3_rc).  Fails if a write does.
 h3_errors() {
 	h3_wrote=yes h3_kept=
 	while IFS= read -r h3_l; do

@@ -74,8 +74,7 @@ h3_tree() {
 # h3_dying SIGNAL: whether make, this shell's parent, is dying of signal
 # number SIGNAL.  GNU make resets a fatal signal to its default before it
 # dies, so it no longer catches it (the low 32 bits of the SigCgt mask in
-# /proc/PID/status).
-# If that cannot be read, make is taken to be dying.
+# /proc/PID/status).  If that cannot be read, make is taken to be dying.
 h3_dying() {
 	h3_caught=
 	while read -r h3_k h3_v; do
