@@ -40,10 +40,11 @@ H3PROF_DIR := $(patsubst ./,,$(dir $(H3PROF_MK)))
 # The includer's default goal stays its own; without one, it is reports.
 h3_goal := $(or $(.DEFAULT_GOAL),reports)
 
-# The make files; a report depends on them all, as on its filters.
-h3_mkfiles := $(H3PROF_MK) $(addprefix $(H3PROF_DIR)mk/,settings.mk \
-    scope.mk steps.mk runs.mk report.mk summary.mk pages.mk clean.mk \
-    compare.mk)
+# The make files a report is made by, on which it depends as on its
+# filters (sweep.mk's h3s_step runs it under Slurm); the summary and the
+# pages depend on their own file too, a change to compare.mk on none.
+h3_mkfiles := $(H3PROF_MK) $(H3PROF_DIR)sweep.mk $(addprefix \
+    $(H3PROF_DIR)mk/,settings.mk scope.mk steps.mk runs.mk report.mk)
 include $(addprefix $(H3PROF_DIR)mk/,settings.mk steps.mk runs.mk \
     report.mk summary.mk pages.mk)
 

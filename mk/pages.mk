@@ -4,7 +4,8 @@
 # The scripts that draw the pages, and the files of h3prof both read.
 h3_runpage := $(H3PROF_SCRIPTS)/h3runpage
 h3_indexpage := $(H3PROF_SCRIPTS)/h3index
-h3_pagelibs := $(h3_lib) $(addprefix $(dir $(h3_lib)),h3.jq h3pages.awk)
+h3_pagelibs := $(h3_lib) $(addprefix $(dir $(h3_lib)),h3.jq h3pages.awk) \
+    $(H3PROF_DIR)mk/pages.mk
 # A page a run, and the index.
 h3_pages := $(foreach i,$(h3_ids),$(h3_pagedir)/$(h3_name_$i).html)
 h3_index := $(h3_reports)/index.html

@@ -9,7 +9,7 @@ h3_summaries := $(addprefix $(h3_reports)/,summary.json summary.csv \
 	summary.md groups.csv kernels.tsv effects.csv)
 $(h3_summaries) &: $(h3_list) $(h3_record) $(h3_jsons) $(h3_keptjsons) \
 	$(h3_notracejsons) $(h3_summary) $(H3PROF_BIN)/sweepsum $(h3_lib) \
-	$(h3_mkfiles)
+	$(h3_mkfiles) $(H3PROF_DIR)mk/summary.mk
 	$(h3_Q)$(eval h3_remade := yes)$(call h3_trap)$(if $(h3_chained),rm -f -- \
 	    $(h3_errfiles) && )$(call h3_bg,H3PROF_BIN='$(H3PROF_BIN)' \
 	    '$(h3_summary)' -r '$(REPEAT_KEYS)' -o '$(h3_reports)' \
