@@ -198,7 +198,7 @@ endif
 # An export's operations, where there is no pair (after the pair's rule,
 # which it would beat: make counts its .INTERMEDIATE prerequisites as
 # makeable), its CUDA graph launches merged in as operations of kind
-# other, as h3facts counts them; without any, a hard link.
+# other; without any, a hard link.
 %/$(h)raw: %/$(h)ops %/$(h)export.facts $(BIN)/exportinfo
 	$(if $(call fact,graphs.launches,$*/$(h)export.facts),\
 	    $(BIN)/exportinfo -g -i $< -o $@ -- $(export_arg),ln -f -- $< $@)
