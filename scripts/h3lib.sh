@@ -222,6 +222,19 @@ h3_scope() {
 	made=$t/scope.$prog
 }
 
+# h3_wait COMMAND...: COMMAND in the background, waited for in the wait
+# builtin, which a signal interrupts, so that h3_cleanup ends it at once.
+# A signal before $! is known finds h3_waitpid "starting", and takes $!.
+h3_wait() {
+	local rc=0
+	h3_waitpid=starting
+	"$@" <&0 &
+	h3_waitpid=$!
+	wait "$h3_waitpid" || rc=$?
+	h3_waitpid=
+	return "$rc"
+}
+
 # h3_reduce GPU KEXEC [GOAL...]: reduce the run of GPU and KEXEC (h3_run)
 # in $t, making the goals, names in $made (h3_scope), or by default the
 # report and the page's products; return 0, or 1 where make fails.  The
@@ -243,16 +256,9 @@ h3_reduce() {
 	done
 	# The make must not take the flags of a make that runs this script.
 	unset MAKEFLAGS MFLAGS MAKELEVEL
-	# make runs in the background and this shell waits in the wait
-	# builtin, which a signal interrupts, so that h3_cleanup ends make
-	# and its filters at once.
 	# Each goal is named with "$made/" before it.
-	h3_waitpid=starting
-	make -rs --no-print-directory -f "$reducemk" "${makeargs[@]}" \
-	    "${@/#/"$made/"}" <&0 2>"$t/err" &
-	h3_waitpid=$!
-	wait "$h3_waitpid" || rc=$?
-	h3_waitpid=
+	h3_wait make -rs --no-print-directory -f "$reducemk" "${makeargs[@]}" \
+	    "${@/#/"$made/"}" 2>"$t/err" || rc=$?
 	while IFS= read -r line; do
 		case $line in
 		make*': *** ['*'] Error '*) ;;
