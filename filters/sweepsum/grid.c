@@ -42,30 +42,6 @@ iskey(const char *p, size_t len, const struct group *k)
 	return k != NULL && len == k->keylen && memcmp(p, k->key, len) == 0;
 }
 
-/*
- * A hash (FNV-1a) of a group's key without the members of keys k1 and
- * k2 (NULL: none): the groups equal in every other key have one hash.
- * Rows are found by it, so that none holds a copy of its key.
- */
-static uint64_t
-resthash(const struct conf *g, const struct group *k1, const struct group *k2)
-{
-	const char *p = g->key.key, *end = p + g->key.keylen, *at, *ks, *vs;
-	uint64_t h = 14695981039346656037ULL;
-	size_t len;
-
-	while (p < end) {
-		at = p;
-		len = field(&p, &ks);
-		field(&p, &vs);
-		if (iskey(ks, len, k1) || iskey(ks, len, k2))
-			continue;
-		for (; at < p; at++)
-			h = (h ^ (unsigned char)*at) * 1099511628211ULL;
-	}
-	return h;
-}
-
 /* The next member at *p of a group's key not of k1 or k2: its bytes at
    *s, their length; *p past it.  0 and *s NULL at the end. */
 static size_t
@@ -86,6 +62,24 @@ nextmember(const char **p, const char *end, const struct group *k1,
 	}
 	*s = NULL;
 	return 0;
+}
+
+/*
+ * A hash (FNV-1a) of a group's key without the members of keys k1 and
+ * k2 (NULL: none): the groups equal in every other key have one hash.
+ * Rows are found by it, so that none holds a copy of its key.
+ */
+static uint64_t
+resthash(const struct conf *g, const struct group *k1, const struct group *k2)
+{
+	const char *p = g->key.key, *end = p + g->key.keylen, *s;
+	uint64_t h = 14695981039346656037ULL;
+	size_t len;
+
+	while ((len = nextmember(&p, end, k1, k2, &s)) != 0)
+		for (; len > 0; len--, s++)
+			h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
 }
 
 /* Whether two groups are equal in every key but k1 and k2. */
