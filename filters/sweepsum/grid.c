@@ -192,7 +192,8 @@ struct gather {
 
 /*
  * The factor of a key from what was gathered of it: its values sorted
- * (their index in values updated to match), and its rows.
+ * (their index in values updated to match), its rows, and the value of
+ * each configuration.
  */
 static void
 factor(struct factor *f, size_t k, struct gather *ga)
@@ -208,8 +209,11 @@ factor(struct factor *f, size_t k, struct gather *ga)
 	f->rows.size = sizeof(struct row);
 	f->numeric = 1;
 	f->nvals = ga->values.n;
-	if ((f->vals = calloc(f->nvals + 1, sizeof(*f->vals))) == NULL)
+	if ((f->vals = calloc(f->nvals + 1, sizeof(*f->vals))) == NULL ||
+	    (f->valof = malloc((confs.n + 1) * sizeof(*f->valof))) == NULL)
 		err(1, NULL);
+	for (i = 0; i <= confs.n; i++)
+		f->valof[i] = SIZE_MAX;
 	for (i = 0; i < ga->n; i++) {
 		e = ga->members[i].e;
 		sv = groups_find(&ga->values, e->json, e->jsonlen);
@@ -234,6 +238,7 @@ factor(struct factor *f, size_t k, struct gather *ga)
 		sv = groups_find(&ga->values, e->json, e->jsonlen);
 		r = rowof(&f->rows, ga->members[i].g, kn, NULL);
 		addcell(r, sv->index, 0, ga->members[i].g);
+		f->valof[ga->members[i].g->index] = sv->index;
 	}
 	for (i = 0; i < f->rows.n; i++)
 		sortcells(groups_nth(&f->rows, i));
@@ -323,25 +328,9 @@ gatherfactors(void)
 	for (i = n = 0; i < keys.n; i++)
 		n += ga[i].values.n >= 2;
 	toomany = n > MAXFACTORS ? n : 0;
-	for (i = 0; !toomany && i < keys.n; i++) {
-		if (ga[i].values.n < 2)
-			continue;
-		factor(&factors[nfactors], i, &ga[i]);
-		if ((factors[nfactors].valof = malloc((confs.n + 1) *
-		    sizeof(size_t))) == NULL)
-			err(1, NULL);
-		for (j = 0; j <= confs.n; j++)
-			factors[nfactors].valof[j] = SIZE_MAX;
-		nfactors++;
-	}
-	for (i = 0; i < nfactors; i++)
-		for (j = 0; j < factors[i].rows.n; j++) {
-			struct row *r = groups_nth(&factors[i].rows, j);
-
-			for (n = 0; n < r->n; n++)
-				factors[i].valof[r->cells[n].g->index] =
-				    r->cells[n].v;
-		}
+	for (i = 0; !toomany && i < keys.n; i++)
+		if (ga[i].values.n >= 2)
+			factor(&factors[nfactors++], i, &ga[i]);
 	for (i = 0; i < keys.n; i++) {
 		free(ga[i].values.recs);
 		free(ga[i].values.slots);
