@@ -159,17 +159,6 @@ meandiff(const struct match *m, size_t nm, size_t span, size_t fig)
 	return n == 0 ? 0 : sum / n;
 }
 
-/* Reasons by size, largest first, then as the figures came. */
-static int
-bylargestreason(const void *a, const void *b)
-{
-	const struct reason *x = a, *y = b;
-
-	if (fabs(x->ms) != fabs(y->ms))
-		return fabs(x->ms) > fabs(y->ms) ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
 /*
  * The why of an effect on the span: the difference of each category's
  * time and each part of the time account over its matched pairs, as the
@@ -196,11 +185,12 @@ why(struct effect *ef, const struct match *m, size_t nm)
 			continue;
 		ef->why[ef->nwhy].fig = effectfigs[i];
 		ef->why[ef->nwhy].ms = d;
+		ef->why[ef->nwhy].pct = NAN;
 		ef->why[ef->nwhy].order = i;
 		ef->nwhy++;
 	}
 	if (ef->nwhy > 0)
-		qsort(ef->why, ef->nwhy, sizeof(*ef->why), bylargestreason);
+		qsort(ef->why, ef->nwhy, sizeof(*ef->why), bylargest);
 }
 
 /*

@@ -240,7 +240,7 @@ ms(FILE *fp, double v, int sign)
  */
 static void
 otherkernel(FILE *fp, const struct effect *ef,
-    const struct reason *r)
+    const struct delta *r)
 {
 	const struct group *k = fig(r->fig);
 	const struct conf *g;

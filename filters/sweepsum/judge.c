@@ -188,8 +188,8 @@ categories(size_t *np)
 	return cats;
 }
 
-/* Differences by size, largest first, then as the categories came. */
-static int
+/* Differences by size, largest first, then as the figures came. */
+int
 bylargest(const void *a, const void *b)
 {
 	const struct delta *x = a, *y = b;

@@ -146,12 +146,15 @@ struct element {
 	int		 kept;		/* among the TOPNAMES of its array */
 };
 
-/* A category's difference from the fastest configuration. */
+/* A category's difference from the fastest configuration; or, in an
+   effect's why, a category's or a part's over its matched pairs. */
 struct delta {
-	size_t		 fig;		/* components.NAME.milliseconds */
+	size_t		 fig;		/* components.NAME.milliseconds, or
+					   time_account.parts.NAME */
 	double		 ms;		/* mean less the fastest's */
-	double		 pct;		/* of the fastest's; NAN: it had 0 */
-	size_t		 order;		/* of the category, for ties */
+	double		 pct;		/* of the fastest's; NAN: it had 0
+					   or, in an effect's why, none */
+	size_t		 order;		/* of the figure, for ties */
 };
 
 /*
@@ -233,13 +236,6 @@ struct factor {
 					   span over its pairs of values */
 };
 
-/* A category's or a part's difference in an effect's matched pairs. */
-struct reason {
-	size_t		 fig;
-	double		 ms;
-	size_t		 order;		/* of the figure, for ties */
-};
-
 /* The effect of a factor from one value to another on a figure. */
 struct effect {
 	size_t		 factor;	/* index in factors */
@@ -254,7 +250,7 @@ struct effect {
 					   on both sides, beyond noise */
 	double		 largest, smallest;
 	const struct row *largestat, *smallestat;
-	struct reason	*why;		/* of the span, largest first */
+	struct delta	*why;		/* of the span, largest first */
 	size_t		 nwhy;
 };
 
@@ -319,6 +315,7 @@ int	 numeric(const char *, size_t);
 int	 category(const char *, size_t, size_t *namelen);
 size_t	*categories(size_t *np);
 size_t	*accountparts(size_t *np);
+int	 bylargest(const void *, const void *);
 double	 meanor0(const struct conf *, size_t fig);
 double	 idlesplit(const struct conf *, int cause);
 
