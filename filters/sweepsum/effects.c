@@ -16,9 +16,6 @@
 
 #include "sweepsum.h"
 
-/* The p-value below which a difference is beyond noise. */
-#define ALPHA		0.05
-
 /* What is found here, as sweepsum.h describes it. */
 struct effect *effects;
 size_t neffects;

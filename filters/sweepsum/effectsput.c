@@ -11,8 +11,6 @@
 
 #include "sweepsum.h"
 
-/* The p-value below which a difference is beyond noise. */
-#define ALPHA		0.05
 /* Categories and parts a line of summary.md names in an effect's why. */
 #define MAXREASONS	3
 

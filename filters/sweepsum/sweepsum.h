@@ -198,6 +198,9 @@ extern int scopesdiffer;		/* some report's is another */
 extern FILE *scratch;			/* the reports, as summary.json
 					   writes them */
 
+/* The p-value below which a difference is beyond noise. */
+#define ALPHA		0.05
+
 /* The parts of the time account, as figures begin. */
 #define PARTS		"time_account.parts."
 
