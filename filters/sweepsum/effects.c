@@ -271,13 +271,14 @@ byinfluence(const void *a, const void *b)
 }
 
 /* The figures effects are told of: the span first, kernel time, each
-   category, each part of the time account. */
-static void
+   category, each part of the time account.  The span's figure, or
+   SIZE_MAX where no report has it. */
+static size_t
 figures(void)
 {
 	static const char *const first[] = { "gpu_span_ns", "kernel_time_ns" };
 	const struct name *f;
-	size_t *cats, ncats, *parts, nparts, i;
+	size_t *cats, ncats, *parts, nparts, i, span = SIZE_MAX;
 
 	cats = categories(&ncats);
 	parts = accountparts(&nparts);
@@ -286,14 +287,18 @@ figures(void)
 		err(1, NULL);
 	for (i = 0; i < 2; i++)
 		if ((f = groups_find(&figs, first[i], strlen(first[i]))) !=
-		    NULL)
+		    NULL) {
+			if (i == 0)
+				span = f->index;
 			effectfigs[neffectfigs++] = f->index;
+		}
 	memcpy(effectfigs + neffectfigs, cats, ncats * sizeof(*cats));
 	neffectfigs += ncats;
 	memcpy(effectfigs + neffectfigs, parts, nparts * sizeof(*parts));
 	neffectfigs += nparts;
 	free(cats);
 	free(parts);
+	return span;
 }
 
 /* A 2x2 square of two factors' grid: f from a to a + 1, g from b to
@@ -517,15 +522,12 @@ effectsof(void)
 	struct factor *f;
 	struct effect ef;
 	struct match *m;
-	size_t i, j, k, l, nm, span = SIZE_MAX, max = 0, imax = 0, smax = 0;
+	size_t i, j, k, l, nm, span, max = 0, imax = 0, smax = 0;
 	size_t *to;
 	double *x, *v, *dfv;
 	struct scaling sc;
 
-	figures();
-	if (neffectfigs > 0 && strcmp(((struct name *)groups_nth(&figs,
-	    effectfigs[0]))->name.key, "gpu_span_ns") == 0)
-		span = effectfigs[0];
+	span = figures();
 	gatherfactors();
 	for (i = 0; i < nfactors; i++) {
 		f = &factors[i];
