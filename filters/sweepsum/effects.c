@@ -174,7 +174,7 @@ why(struct effect *ef, const struct match *m, size_t nm)
 		k = groups_nth(&figs, effectfigs[i]);
 		if (category(k->key, k->keylen, &namelen))
 			d = meandiff(m, nm, ef->fig, effectfigs[i]);
-		else if (strncmp(k->key, PARTS, strlen(PARTS)) == 0)
+		else if (partname(k, &namelen) != NULL)
 			d = meandiff(m, nm, ef->fig, effectfigs[i]) / 1e6;
 		else
 			continue;

@@ -87,8 +87,7 @@ reasonname(size_t i, size_t *len, int *ispart)
 	*ispart = !category(k->key, k->keylen, len);
 	if (!*ispart)
 		return k->key + 11;
-	*len = k->keylen - strlen(PARTS);
-	return k->key + strlen(PARTS);
+	return partname(k, len);
 }
 
 /* A largest or smallest pair as an object: where, and its ratio. */

@@ -64,8 +64,9 @@ putsummaryjson(FILE *fp)
 	const struct group *k;
 	const struct stats *st;
 	const struct delta *d;
+	const char *part;
 	char *text = NULL;
-	size_t i, j, max = 0;
+	size_t i, j, max = 0, partlen;
 	FILE *hfp;
 
 	if (fflush(scratch) == EOF)
@@ -166,8 +167,8 @@ putsummaryjson(FILE *fp)
 		for (j = 0; j < g->ngrew; j++) {
 			k = groups_nth(&figs, g->grew[j].fig);
 			jw_open(&jw, NULL, '{');
-			jw_string(&jw, "part", k->key + sizeof(PARTS) - 1,
-			    k->keylen - sizeof(PARTS) + 1);
+			part = partname(k, &partlen);
+			jw_string(&jw, "part", part, partlen);
 			jw_float(&jw, "base", g->grew[j].base);
 			jw_float(&jw, "new", g->grew[j].new);
 			jw_float(&jw, "change", g->grew[j].change);

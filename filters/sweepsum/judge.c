@@ -311,24 +311,33 @@ idlesplit(const struct conf *g, int cause)
 	return g->verdict == NULL ? NAN : everyrun(g, idlefigs[cause], &ok);
 }
 
+/* The NAME of figure k, time_account.parts.NAME, its length at *len;
+   NULL where k is no part of the time account. */
+const char *
+partname(const struct group *k, size_t *len)
+{
+	static const char pre[] = PARTS;
+
+	if (k->keylen <= sizeof(pre) - 1 ||
+	    memcmp(k->key, pre, sizeof(pre) - 1) != 0)
+		return NULL;
+	*len = k->keylen - (sizeof(pre) - 1);
+	return k->key + sizeof(pre) - 1;
+}
+
 /* The figures of the account's parts, time_account.parts.NAME, in the
    order they first appear; allocated. */
 size_t *
 accountparts(size_t *np)
 {
-	static const char pre[] = PARTS;
-	size_t *figcols, nfigcols, *parts, i;
-	const struct group *k;
+	size_t *figcols, nfigcols, *parts, i, len;
 
 	figcols = figunion(1, &nfigcols);
 	if ((parts = calloc(nfigcols + 1, sizeof(*parts))) == NULL)
 		err(1, NULL);
-	for (i = *np = 0; i < nfigcols; i++) {
-		k = groups_nth(&figs, figcols[i]);
-		if (k->keylen > sizeof(pre) - 1 &&
-		    memcmp(k->key, pre, sizeof(pre) - 1) == 0)
+	for (i = *np = 0; i < nfigcols; i++)
+		if (partname(groups_nth(&figs, figcols[i]), &len) != NULL)
 			parts[(*np)++] = figcols[i];
-	}
 	free(figcols);
 	return parts;
 }

@@ -262,15 +262,14 @@ static int	anyverdict(void);
 static void
 grewparts(FILE *fp, const struct conf *g)
 {
-	const struct group *k;
-	size_t j;
+	const char *s;
+	size_t j, len;
 
 	for (j = 0; j < g->ngrew; j++) {
 		fputs(j == 0 ? "; the time account: " : ", ", fp);
 		putdelta(fp, g->grew[j].change / 1e6);
-		k = groups_nth(&figs, g->grew[j].fig);
-		mdtext(fp, k->key + sizeof(PARTS) - 1,
-		    k->keylen - sizeof(PARTS) + 1, MD_CELL);
+		s = partname(groups_nth(&figs, g->grew[j].fig), &len);
+		mdtext(fp, s, len, MD_CELL);
 		if (!isnan(g->grew[j].share)) {
 			fputs(" (", fp);
 			fixed(fp, g->grew[j].share,

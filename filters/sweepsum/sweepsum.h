@@ -317,6 +317,7 @@ void	 judge(void);
 int	 numeric(const char *, size_t);
 int	 category(const char *, size_t, size_t *namelen);
 size_t	*categories(size_t *np);
+const char *partname(const struct group *, size_t *len);
 size_t	*accountparts(size_t *np);
 int	 bylargest(const void *, const void *);
 double	 meanor0(const struct conf *, size_t fig);
