@@ -11,6 +11,12 @@ h3_waitpid=	# the make that h3_reduce runs, for h3_cleanup to end
 # cannot carry in a file name and those pipeline.mk's recipes would have
 # to quote.  pipeline.mk's h3_unsafe is the same set.
 h3_unsafe='[][[:space:][:cntrl:]:#%$\\'\''"`*?;|&<>(){}]'
+# h3_safepath PATH SHOWN: exit 1, saying so, if PATH holds an h3_unsafe
+# character; SHOWN is PATH as messages show it (h3_shown).
+h3_safepath() {
+	[[ $1 != *$h3_unsafe* ]] || h3_die "$2: its path holds a character" \
+	    "pipeline.mk cannot carry: white space or one of :#%\$\\'\"\`*?;|&<>(){}[]"
+}
 # The directory of this library, where h3.jq and reduce.mk are found.
 case ${BASH_SOURCE[0]} in
 */*) h3_libdir=${BASH_SOURCE[0]%/*} ;;
