@@ -38,11 +38,9 @@ static const char *const memkind[NCLS] = {
 	[C_PEER] = "peer", [C_MEMCPY] = "other", [C_MEMSET] = "memset"
 };
 
-/* Why the GPU was idle, from the call of the operation ending the gap:
-   the library's causes of gaps, which the verdict reads. */
-enum cause { I_HOST = GAP_HOST, I_LAUNCH = GAP_LAUNCH, I_QUEUED = GAP_QUEUED,
-	I_UNKNOWN = GAP_UNKNOWN, NCAUSE = NGAPCAUSE };
-static const char *const causename[NCAUSE] = {
+/* The facts of why the GPU was idle, by the library's causes of gaps
+   (enum gapcause), told from the call of the operation ending the gap. */
+static const char *const causename[NGAPCAUSE] = {
 	"idle_host", "idle_launch", "idle_queued", "idle_unknown"
 };
 
@@ -58,11 +56,11 @@ struct timeline {
 	int64_t		 cursor;
 	int64_t		 front[NCLS];
 	int64_t		 part[NCLS];
-	int64_t		 idle[NCAUSE];
+	int64_t		 idle[NGAPCAUSE];
 	/* The idle gaps by length (verdict.c's) and cause: their time and
 	   number, and the longest, where it starts. */
-	int64_t		 gap_ns[NGAPLEN][NCAUSE];
-	int64_t		 gap_count[NGAPLEN][NCAUSE];
+	int64_t		 gap_ns[NGAPLEN][NGAPCAUSE];
+	int64_t		 gap_count[NGAPLEN][NGAPCAUSE];
 	int64_t		 longest_gap, longest_gap_at;
 	int64_t		 comm_union;	/* time any communication ran */
 	int64_t		 busy_start;	/* the kernel busy interval open */
@@ -427,7 +425,7 @@ busy_add(struct timeline *t, int64_t start, int64_t end)
  * gap, as advance() finds none but between two operations.
  */
 static void
-gap_add(struct timeline *t, int64_t len, enum cause why)
+gap_add(struct timeline *t, int64_t len, enum gapcause why)
 {
 	enum gaplen g = len < VERDICT_SHORT_GAP_NS ? GAP_SHORT :
 	    len < VERDICT_LONG_GAP_NS ? GAP_MEDIUM : GAP_LONG;
@@ -447,7 +445,7 @@ gap_add(struct timeline *t, int64_t len, enum cause why)
  * the cause given.
  */
 static void
-advance(struct timeline *t, int64_t to, enum cause why)
+advance(struct timeline *t, int64_t to, enum gapcause why)
 {
 	int64_t next;
 	int k, top;
@@ -480,16 +478,16 @@ advance(struct timeline *t, int64_t to, enum cause why)
  * The cause of a gap that began at gap and ends at an operation whose
  * call is p (NULL: none known).
  */
-static enum cause
+static enum gapcause
 causeof(const struct pending *p, int64_t gap)
 {
 	if (p == NULL)
-		return I_UNKNOWN;
+		return GAP_UNKNOWN;
 	if (p->cstart > gap)
-		return I_HOST;
+		return GAP_HOST;
 	if (p->cend > gap)
-		return I_LAUNCH;
-	return I_QUEUED;
+		return GAP_LAUNCH;
+	return GAP_QUEUED;
 }
 
 static void
@@ -501,7 +499,7 @@ timeline_add(struct timeline *t, const struct interval *iv, enum cls c,
 		t->first = t->cursor = t->last = iv->start;
 	} else if (iv->start > t->cursor)
 		advance(t, iv->start, iv->start > t->last ?
-		    causeof(p, t->last) : I_UNKNOWN);
+		    causeof(p, t->last) : GAP_UNKNOWN);
 	if (iv->end > t->front[c])
 		t->front[c] = iv->end;
 	if (iv->end > t->last)
@@ -511,7 +509,7 @@ timeline_add(struct timeline *t, const struct interval *iv, enum cls c,
 static void
 timeline_end(struct timeline *t)
 {
-	advance(t, t->last, I_UNKNOWN);
+	advance(t, t->last, GAP_UNKNOWN);
 	busy_flush(t);
 }
 
@@ -1044,7 +1042,7 @@ idle_total(const struct timeline *t)
 	int64_t n = 0;
 	int i;
 
-	for (i = 0; i < NCAUSE; i++)
+	for (i = 0; i < NGAPCAUSE; i++)
 		n += t->idle[i];
 	return n;
 }
@@ -1062,7 +1060,7 @@ put_timeline(const char *pre, const struct timeline *t)
 		    partname[i]);
 		sum += t->part[i];
 	}
-	for (i = 0; i < NCAUSE; i++) {
+	for (i = 0; i < NGAPCAUSE; i++) {
 		put_factf(prefix, t->idle[i], "%sparts.%s_ns", pre,
 		    causename[i]);
 		sum += t->idle[i];
@@ -1196,10 +1194,10 @@ put_verdict(void)
 		.comm_exposed_ns = t->part[C_COMM],
 		.comm_union_ns = t->comm_union,
 		.idle_ns = idle_total(t),
-		.idle_host_ns = t->idle[I_HOST],
-		.idle_launch_ns = t->idle[I_LAUNCH],
-		.idle_queued_ns = t->idle[I_QUEUED],
-		.idle_unknown_ns = t->idle[I_UNKNOWN],
+		.idle_host_ns = t->idle[GAP_HOST],
+		.idle_launch_ns = t->idle[GAP_LAUNCH],
+		.idle_queued_ns = t->idle[GAP_QUEUED],
+		.idle_unknown_ns = t->idle[GAP_UNKNOWN],
 		.short_kernels = shortcalls,
 		.kernels = kernels,
 		.kernel_ns = kernel_ns,
@@ -1212,7 +1210,7 @@ put_verdict(void)
 	for (c = C_HTOD; c <= C_MEMSET; c++)
 		v.copies_ns += t->part[c];
 	for (g = 0; g < NGAPLEN; g++)
-		for (c = 0; c < NCAUSE; c++) {
+		for (c = 0; c < NGAPCAUSE; c++) {
 			v.gap_ns[g][c] = t->gap_ns[g][c];
 			v.gap_count[g][c] = t->gap_count[g][c];
 		}
@@ -1231,7 +1229,7 @@ put_gaps(void)
 	int g, c;
 
 	for (g = 0; g < NGAPLEN; g++)
-		for (c = 0; c < NCAUSE; c++) {
+		for (c = 0; c < NGAPCAUSE; c++) {
 			put_factf(prefix, run.gap_count[g][c],
 			    "gaps.%s.%s.count", gaplen_name[g],
 			    gapcause_name[c]);

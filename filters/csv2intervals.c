@@ -900,7 +900,7 @@ main(int argc, char *argv[])
 	static struct input r;
 	struct csv_parser p;
 	char *line;
-	size_t len, dup[2];
+	size_t len, skip, dup[2];
 	int ch, c;
 
 	while ((ch = getopt_long(argc, argv, "bhkLl:m:o:s", helpopt,
@@ -968,9 +968,10 @@ main(int argc, char *argv[])
 	strcpy(r.stream, "-");
 
 	/* A byte order mark before the first line is no part of it. */
-	if ((line = lines_next(&r.in, &len)) != NULL && utf8_bom(line, len)) {
-		line += 3;
-		len -= 3;
+	if ((line = lines_next(&r.in, &len)) != NULL) {
+		skip = utf8_bom(line, len);
+		line += skip;
+		len -= skip;
 	}
 	for (; line != NULL && isbanner(&r, line, len);
 	    line = lines_next(&r.in, &len))

@@ -384,8 +384,17 @@ byline(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* The file's bytes, for bybytes: qsort passes its comparison no more. */
+/* The file's bytes, for cmpbytes: qsort passes its comparison no more. */
 static const char *sortedbuf;
+
+/* Two lines of sortedbuf by their bytes: 0 where they are the same. */
+static int
+cmpbytes(const struct sline *x, const struct sline *y)
+{
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return memcmp(sortedbuf + x->off, sortedbuf + y->off, x->len);
+}
 
 /* Lines by their bytes, and the same bytes by their place. */
 static int
@@ -394,9 +403,7 @@ bybytes(const void *a, const void *b)
 	const struct sline *x = a, *y = b;
 	int c;
 
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	if ((c = memcmp(sortedbuf + x->off, sortedbuf + y->off, x->len)) != 0)
+	if ((c = cmpbytes(x, y)) != 0)
 		return c;
 	return x->index < y->index ? -1 : x->index > y->index;
 }
@@ -426,9 +433,7 @@ samelines(const char *buf, const struct sline *line, size_t n,
 		memcpy(run, line + i, (j - i) * sizeof(*run));
 		qsort(run, j - i, sizeof(*run), bybytes);
 		for (k = 1; k < j - i && !found; k++)
-			if (run[k - 1].len == run[k].len &&
-			    memcmp(buf + run[k - 1].off, buf + run[k].off,
-			    run[k].len) == 0) {
+			if (cmpbytes(&run[k - 1], &run[k]) == 0) {
 				dup[0] = run[k - 1].index;
 				dup[1] = run[k].index;
 				found = 1;
