@@ -122,6 +122,9 @@ export H3PROF_SOURCES = $(call sources,raw ops memory gpu bystart \
 
 # $(call fact,KEY,FILE): the value of KEY in the fact file FILE (one word).
 fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
+# $(call counts,KIND,FILE): nonempty if tally's facts in FILE count some
+# KIND (its first fact, KIND.count, is not 0).
+counts = $(filter-out $1.count 0,$(wordlist 1,2,$(file <$2)))
 # $(call devices,FILE): how many devices account -d's facts in FILE name.
 devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
     $(if $(findstring .,$(k:device.%.count=%)),,$k)))
@@ -292,8 +295,8 @@ failed_export = h3report: $(call shownname,$(kexec_csv)): empty (0 bytes), \
     kernels); export it again
 $(skipped:%=%/$(h)launchlines): %/$(h)launchlines: $(at)$(KERNEL_CSV) \
     %/$(h)kernels.facts
-	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file \
-	    <$*/$(h)kernels.facts))),$(call message,$(failed_export)),$(file >$@))
+	$(if $(call counts,kernels,$*/$(h)kernels.facts),$(call \
+	    message,$(failed_export)),$(file >$@))
 $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 
 # The NVTX facts: the ranges (none where an export has no NVTX table),
@@ -339,9 +342,9 @@ record = $(if $(RECORD_KEY),-R $(@D)/report.inputs -k $(call \
 # (by the recipe in the variable NOWORK, if given).  Only a trace to warn
 # about (several devices or processes, graph launches) needs a shell, and
 # only its report has the device and export facts.
-report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
-    <$(@D)/$(h)gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
-    '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
+report = $(if $(call counts,gpu,$(@D)/$(h)gpu.facts),$(if $(strip $(call \
+    warnings,$1,$2)),printf '%s\n' $(call warnings,$1,$2) >&2 && exec \
+    )$(BIN)/reportjson -x \
     -r $(RULES) -s $(@D)/$(h)start -P $(h) $(pages:%=-p $(@D)/%) \
     -o $(@D)/report.json $(record) $(facts:%=$(@D)/$(h)%.facts) \
     $(filter $(@D)/$(h)nvtx.facts $(@D)/$(h)scope.facts,$^) \
@@ -430,9 +433,8 @@ no_work = printf "h3report: no GPU work launched in the NVTX ranges \
 	$(BIN)/classify -l -x -r $(RULES) -o $@ -- $<
 %/$(tag)/$(h)bystart: %/$(tag)/$(h)gpu %/$(tag)/$(h)gpu.facts \
     $(BIN)/classify $(RULES)
-	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
-	    <$(sd)/$(h)gpu.facts))),$(BIN)/classify -s -x -r $(RULES) \
-	    -o $@ -- $<,$(no_work))
+	$(if $(call counts,gpu,$(sd)/$(h)gpu.facts),$(BIN)/classify -s -x \
+	    -r $(RULES) -o $@ -- $<,$(no_work))
 $(scopes:%=%/$(h)kernels.tsv): %/$(h)kernels.tsv: %/$(h)bystart
 
 # The filters that need start order.  Idle is idle inside the ranges: the
@@ -562,8 +564,7 @@ $(if $(tag),$(scope_exports:%=%/$(tag)/facts)): %/facts: %/$(h)export.facts
 # $(call no_scope_work,FACTS): nonempty for a scope whose GPU facts,
 # the file FACTS, count no operations (an unscoped run's facts are
 # printed all the same).
-no_scope_work = $(if $(tag),$(if $(filter-out gpu.count 0,$(wordlist \
-    1,2,$(file <$1))),,yes))
+no_scope_work = $(if $(tag),$(if $(call counts,gpu,$1),,yes))
 # The export's facts of the recipe, if any, and h3report's warnings of
 # its trace.
 facts_export = $(filter %/$(h)export.facts,$^)
