@@ -279,7 +279,10 @@ empty_kexecs := $(if $(kexec_files),$(shell find -L $(kexec_files) \
 skipped := $(foreach r,$(runs),\
     $(if $(filter $(abspath $(call kexec_of,$r)),$(empty_kexecs)),$r))
 endif
-# The runs whose NVTX CSV is read: not those of an empty kernel-exec CSV.
+# The runs with an export, and those whose NVTX CSV is read: not those of
+# an empty kernel-exec CSV.
+export_runs := $(foreach r,$(runs),$(if $(wildcard \
+    $(subst %,$r,$(at))$(SQLITE_NAME)),$r))
 nvtx_runs := $(if $(NVTX_CSV),$(filter-out $(skipped),$(foreach r,$(runs),\
     $(if $(wildcard $(subst %,$r,$(at))$(NVTX_CSV)),$r))))
 .INTERMEDIATE: $(nvtx_runs:%=%/$(h)nvtx.facts) \
@@ -504,9 +507,8 @@ endif
 
 # The report and the page's tables, of the scope's facts; an export's
 # facts (its devices, processes and graph launches) where it has no pair.
-scope_exports := $(foreach r,$(runs),$(if $(wildcard \
-    $(subst %,$r,$(at))$(GPU_CSV)),,$(if $(wildcard \
-    $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
+scope_exports := $(foreach r,$(export_runs),$(if $(wildcard \
+    $(subst %,$r,$(at))$(GPU_CSV)),,$r))
 $(call products_need,scope_exports,export.facts,/$(tag))
 # The trace the report names, and the export's facts it reads.
 is_export = $(filter $*,$(scope_exports))
@@ -552,8 +554,6 @@ write_facts = $(file >$@)$(foreach f,$1,$(if $(file <$f),$(file \
 # reports take them: the NVTX ranges' (of a pair with an NVTX CSV, of an
 # export, of a scope), a window's, an export's.  The export's NVTX facts,
 # named here, are intermediate files only if said so.
-export_runs := $(foreach r,$(runs),$(if $(wildcard \
-    $(subst %,$r,$(at))$(SQLITE_NAME)),$r))
 $(nvtx_runs:%=%/facts): %/facts: %/$(h)nvtx.facts
 $(export_runs:%=%/facts): %/facts: %/$(h)export.facts %/$(h)nvtx.facts
 .INTERMEDIATE: $(export_runs:%=%/$(h)nvtx.facts)
