@@ -122,6 +122,9 @@ export H3PROF_SOURCES = $(call sources,raw ops memory gpu bystart \
 
 # $(call fact,KEY,FILE): the value of KEY in the fact file FILE (one word).
 fact = $(patsubst $1=%,%,$(filter $1=%,$(subst $1$(tab),$1=,$(file <$2))))
+# $(call counts,KIND,FILE): nonempty if tally's facts in FILE count some
+# KIND (its first fact, KIND.count, is not 0).
+counts = $(filter-out $1.count 0,$(wordlist 1,2,$(file <$2)))
 # $(call devices,FILE): how many devices account -d's facts in FILE name.
 devices = $(words $(foreach k,$(filter device.%.count,$(file <$1)),\
     $(if $(findstring .,$(k:device.%.count=%)),,$k)))
@@ -276,7 +279,10 @@ empty_kexecs := $(if $(kexec_files),$(shell find -L $(kexec_files) \
 skipped := $(foreach r,$(runs),\
     $(if $(filter $(abspath $(call kexec_of,$r)),$(empty_kexecs)),$r))
 endif
-# The runs whose NVTX CSV is read: not those of an empty kernel-exec CSV.
+# The runs with an export, and those whose NVTX CSV is read: not those of
+# an empty kernel-exec CSV.
+export_runs := $(foreach r,$(runs),$(if $(wildcard \
+    $(subst %,$r,$(at))$(SQLITE_NAME)),$r))
 nvtx_runs := $(if $(NVTX_CSV),$(filter-out $(skipped),$(foreach r,$(runs),\
     $(if $(wildcard $(subst %,$r,$(at))$(NVTX_CSV)),$r))))
 .INTERMEDIATE: $(nvtx_runs:%=%/$(h)nvtx.facts) \
@@ -292,8 +298,8 @@ failed_export = h3report: $(call shownname,$(kexec_csv)): empty (0 bytes), \
     kernels); export it again
 $(skipped:%=%/$(h)launchlines): %/$(h)launchlines: $(at)$(KERNEL_CSV) \
     %/$(h)kernels.facts
-	$(if $(filter-out kernels.count 0,$(wordlist 1,2,$(file \
-	    <$*/$(h)kernels.facts))),$(call message,$(failed_export)),$(file >$@))
+	$(if $(call counts,kernels,$*/$(h)kernels.facts),$(call \
+	    message,$(failed_export)),$(file >$@))
 $(skipped:%=%/$(h)gpu): %/$(h)gpu: %/$(h)launchlines
 
 # The NVTX facts: the ranges (none where an export has no NVTX table),
@@ -339,9 +345,9 @@ record = $(if $(RECORD_KEY),-R $(@D)/report.inputs -k $(call \
 # (by the recipe in the variable NOWORK, if given).  Only a trace to warn
 # about (several devices or processes, graph launches) needs a shell, and
 # only its report has the device and export facts.
-report = $(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
-    <$(@D)/$(h)gpu.facts))),$(if $(strip $(call warnings,$1,$2)),printf \
-    '%s\n' $(call warnings,$1,$2) >&2 && exec )$(BIN)/reportjson -x \
+report = $(if $(call counts,gpu,$(@D)/$(h)gpu.facts),$(if $(strip $(call \
+    warnings,$1,$2)),printf '%s\n' $(call warnings,$1,$2) >&2 && exec \
+    )$(BIN)/reportjson -x \
     -r $(RULES) -s $(@D)/$(h)start -P $(h) $(pages:%=-p $(@D)/%) \
     -o $(@D)/report.json $(record) $(facts:%=$(@D)/$(h)%.facts) \
     $(filter $(@D)/$(h)nvtx.facts $(@D)/$(h)scope.facts,$^) \
@@ -430,9 +436,8 @@ no_work = printf "h3report: no GPU work launched in the NVTX ranges \
 	$(BIN)/classify -l -x -r $(RULES) -o $@ -- $<
 %/$(tag)/$(h)bystart: %/$(tag)/$(h)gpu %/$(tag)/$(h)gpu.facts \
     $(BIN)/classify $(RULES)
-	$(if $(filter-out gpu.count 0,$(wordlist 1,2,$(file \
-	    <$(sd)/$(h)gpu.facts))),$(BIN)/classify -s -x -r $(RULES) \
-	    -o $@ -- $<,$(no_work))
+	$(if $(call counts,gpu,$(sd)/$(h)gpu.facts),$(BIN)/classify -s -x \
+	    -r $(RULES) -o $@ -- $<,$(no_work))
 $(scopes:%=%/$(h)kernels.tsv): %/$(h)kernels.tsv: %/$(h)bystart
 
 # The filters that need start order.  Idle is idle inside the ranges: the
@@ -502,9 +507,8 @@ endif
 
 # The report and the page's tables, of the scope's facts; an export's
 # facts (its devices, processes and graph launches) where it has no pair.
-scope_exports := $(foreach r,$(runs),$(if $(wildcard \
-    $(subst %,$r,$(at))$(GPU_CSV)),,$(if $(wildcard \
-    $(subst %,$r,$(at))$(SQLITE_NAME)),$r)))
+scope_exports := $(foreach r,$(export_runs),$(if $(wildcard \
+    $(subst %,$r,$(at))$(GPU_CSV)),,$r))
 $(call products_need,scope_exports,export.facts,/$(tag))
 # The trace the report names, and the export's facts it reads.
 is_export = $(filter $*,$(scope_exports))
@@ -550,8 +554,6 @@ write_facts = $(file >$@)$(foreach f,$1,$(if $(file <$f),$(file \
 # reports take them: the NVTX ranges' (of a pair with an NVTX CSV, of an
 # export, of a scope), a window's, an export's.  The export's NVTX facts,
 # named here, are intermediate files only if said so.
-export_runs := $(foreach r,$(runs),$(if $(wildcard \
-    $(subst %,$r,$(at))$(SQLITE_NAME)),$r))
 $(nvtx_runs:%=%/facts): %/facts: %/$(h)nvtx.facts
 $(export_runs:%=%/facts): %/facts: %/$(h)export.facts %/$(h)nvtx.facts
 .INTERMEDIATE: $(export_runs:%=%/$(h)nvtx.facts)
@@ -562,8 +564,7 @@ $(if $(tag),$(scope_exports:%=%/$(tag)/facts)): %/facts: %/$(h)export.facts
 # $(call no_scope_work,FACTS): nonempty for a scope whose GPU facts,
 # the file FACTS, count no operations (an unscoped run's facts are
 # printed all the same).
-no_scope_work = $(if $(tag),$(if $(filter-out gpu.count 0,$(wordlist \
-    1,2,$(file <$1))),,yes))
+no_scope_work = $(if $(tag),$(if $(call counts,gpu,$1),,yes))
 # The export's facts of the recipe, if any, and h3report's warnings of
 # its trace.
 facts_export = $(filter %/$(h)export.facts,$^)

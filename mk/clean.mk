@@ -5,11 +5,11 @@ h3_quiet_clean = '  CLEAN   %s\n' '$(h3_reports)'
 
 # Each run's report, its records and tables, and what a killed reduction
 # or export of it left.
-h3_runproducts = $(foreach j,$(h3_jsons) $(h3_notracejsons),$j \
-    $(j:.json=.err) $(j:.json=.inputs) $(addprefix $(dir $j),$(h3_tables)) \
-    $(wildcard $(addprefix $(dir $j).,report.json.?????? report.err.[0-9]* \
-    kernels.tsv.[0-9]* strip.tsv.[0-9]* gapbins.tsv.[0-9]*)) \
-    $(call h3_deadx,$(wildcard $(dir $j).*.sqlite.[0-9]*.*)))
+h3_runproducts = $(foreach j,$(h3_jsons) $(h3_notracejsons),$(addprefix \
+    $(dir $j),$(h3_reportfiles) report.err report.inputs) $(wildcard \
+    $(addprefix $(dir $j).,report.json.?????? report.err.[0-9]* \
+    $(h3_tables:=.[0-9]*))) $(call h3_deadx,$(wildcard $(dir \
+    $j).*.sqlite.[0-9]*.*)))
 # The pages, their records and temporary files, whoever left them (a killed
 # page's process may linger as a zombie, its PID still taken).
 h3_pagefiles = $(h3_index) $(wildcard $(h3_reports)/.index.html.[0-9]* \

@@ -75,6 +75,7 @@ h3_rename := holds whitespace or a character make cannot carry in a file \
 # nsysrep, kept and (under -k) notrace define a report; the rest are errors.
 define h3_run
 h3_n := $(h3_name)
+h3_name_$(h3_i) := $(h3_n)
 h3_runfiles := $(wildcard $(h3_d)/*)
 h3_runfiles := $(filter $(h3_kinds),$(if $(filter-out \
     $(h3_d)/%,$(h3_runfiles)),$(wildcard $(call \
@@ -158,7 +159,6 @@ endef
 # Reduced where it was profiled (make sweep HOSTS=...): its report is
 # taken as it is, and cannot be scoped here.
 define h3_run_kept
-h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_d)/report.json
 h3_kept_$(h3_i) := yes
 $(if $(RANGE)$(WINDOW),$(call h3_err,run directory $(h3_d): reduced where \
@@ -176,7 +176,6 @@ h3_why := run directory $(h3_d): no trace: $(h3_looks)$(call \
 ifeq ($(h3_keepgoing),)
 $(call h3_err,$(h3_why))
 else
-h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
 h3_notrace_$(h3_i) := yes
 $(h3_json_$(h3_i)): private h3_why := $(h3_why)
@@ -188,7 +187,6 @@ endef
 # files and the scope.  For the count of reports (see h3-plan) the report
 # has a second name, RUN/./report.json, as does an export it reads.
 define h3_define
-h3_name_$(h3_i) := $(h3_n)
 h3_json_$(h3_i) := $(h3_where)/report.json
 h3_nvtx := $(filter $(patsubst %cuda_kern_exec_trace.csv,\
     %nvtx_pushpop_trace.csv,$(filter %cuda_kern_exec_trace.csv,\
